@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on a fresh Debian machine with Python 3.11.
+#   scripts/setup.sh          core (the app: Flask, OpenCV, ONNX Runtime, SQLAlchemy)
+#   scripts/setup.sh test     core + test tools (pytest, hypothesis, playwright, chromium, postgresql, card decks)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+want="${1:-core}"
+
+apt_packages=(librsvg2-bin gnome-cards-data kdegames-card-data-kf5)
+if [ "$want" = test ]; then
+  apt_packages+=(chromium postgresql)
+fi
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+
+python3 -m venv .venv
+extra=""
+[ "$want" = test ] && extra="[test]"
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".${extra}"
