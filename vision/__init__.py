@@ -1,0 +1,1 @@
+"""Card reader: photo -> card codes in rows (OpenCV + ONNX Runtime)."""
