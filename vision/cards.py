@@ -1,0 +1,78 @@
+"""Card assembly: the (up to) two classified corner indices of one physical card become one card."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Two indices of one card lie about one card diagonal apart; a card diagonal is about 6 index
+# heights (poker card 89x64 mm, index ~18 mm tall), so 7 index sizes leaves room for perspective.
+SAME_CARD_DISTANCE = 7.0
+
+
+@dataclass(frozen=True)
+class IndexReading:
+    """One detected and classified corner index, in full-photo pixels."""
+    box: tuple[float, float, float, float]
+    code: str
+    probability: float  # classifier probability of `code`
+    detector_score: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def size(self) -> float:
+        return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
+
+
+@dataclass
+class Card:
+    code: str
+    indices: list[IndexReading] = field(default_factory=list)
+
+    @property
+    def confidence(self) -> float:
+        return max(i.probability for i in self.indices)
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """Union of the card's index boxes (the whole card when both corners are seen)."""
+        boxes = np.array([i.box for i in self.indices])
+        return (float(boxes[:, 0].min()), float(boxes[:, 1].min()), float(boxes[:, 2].max()), float(boxes[:, 3].max()))
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        points = np.array([i.centre for i in self.indices])
+        return (float(points[:, 0].mean()), float(points[:, 1].mean()))
+
+
+def same_card(a: IndexReading, b: IndexReading, factor: float = SAME_CARD_DISTANCE) -> bool:
+    """Whether two indices of the same code are close enough to be the two corners of one card."""
+    distance = float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]))
+    return distance <= factor * (a.size + b.size) / 2
+
+
+def merge_indices(indices: list[IndexReading], factor: float = SAME_CARD_DISTANCE
+                  ) -> tuple[list[Card], list[str]]:
+    """Group indices of the same code that lie within a card's reach into cards.
+
+    Returns the cards (most confident first) and warnings for a code seen on two cards far apart.
+    """
+    cards: list[Card] = []
+    warnings: list[str] = []
+    by_code: dict[str, list[IndexReading]] = {}
+    for reading in sorted(indices, key=lambda r: -r.probability):
+        by_code.setdefault(reading.code, []).append(reading)
+    for code, readings in by_code.items():
+        groups: list[list[IndexReading]] = []
+        for reading in readings:  # single linkage: join every group it is close to
+            near = [g for g in groups if any(same_card(reading, other, factor) for other in g)]
+            merged = [reading] + [r for g in near for r in g]
+            groups = [g for g in groups if not any(g is n for n in near)] + [merged]
+        if len(groups) > 1:
+            warnings.append(f"card seen twice: {code} appears {len(groups)} times far apart")
+        cards.extend(Card(code, sorted(g, key=lambda r: -r.probability)) for g in groups)
+    cards.sort(key=lambda c: -c.confidence)
+    return cards, warnings

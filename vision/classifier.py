@@ -1,0 +1,41 @@
+"""Index classifier: crops cut with the shared crop rule (vision.crops), one batched ONNX run, softmax."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.crops import CLASS_NAMES, index_crop
+from vision.onnx_session import create_session
+from vision.errors import ModelError
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+def crops_to_input(crops: list[np.ndarray]) -> np.ndarray:
+    """48x48 BGR uint8 crops → float32 Nx3x48x48 in 0..1, channels kept in BGR order."""
+    batch = np.stack(crops).astype(np.float32) / np.float32(255.0)
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+
+
+class IndexClassifier:
+    """Names the card of each index box (52 codes + `none`); thread-safe."""
+
+    def __init__(self, model_path: Path):
+        self.session = create_session(model_path)
+        self.input_name = self.session.get_inputs()[0].name
+        classes = self.session.get_outputs()[0].shape[-1]
+        if isinstance(classes, int) and classes != len(CLASS_NAMES):
+            raise ModelError(f"classifier {model_path.name} has {classes} outputs, expected {len(CLASS_NAMES)}")
+
+    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, 53) for index boxes (N,4, pixels of `image`)."""
+        if len(boxes) == 0:
+            return np.zeros((0, len(CLASS_NAMES)), np.float32)
+        batch = crops_to_input([index_crop(image, box) for box in boxes])
+        (logits,) = self.session.run(None, {self.input_name: batch})[:1]
+        return softmax(logits.astype(np.float32))

@@ -1,0 +1,68 @@
+"""`python -m vision read PHOTO [PHOTO ...] [--loose]` and `python -m vision evaluate ...`."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vision.errors import ImageError, ModelError
+
+EXIT_UNREADABLE = 2
+EXIT_NO_MODEL = 3
+
+
+def _read_command(args: argparse.Namespace) -> int:
+    from vision.reader import CardReader, MODELS_DIR
+
+    try:
+        reader = CardReader(Path(args.models) if args.models else MODELS_DIR)
+    except ModelError as err:
+        print(f"vision read: {err}", file=sys.stderr)
+        return EXIT_NO_MODEL
+    results = []
+    for photo in args.photos:
+        try:
+            data = Path(photo).read_bytes()
+        except OSError as err:
+            print(f"vision read: {photo}: cannot open ({err.strerror or err})", file=sys.stderr)
+            return EXIT_UNREADABLE
+        try:
+            result = reader.read(data, loose=args.loose).to_dict()
+        except ImageError as err:
+            print(f"vision read: {photo}: {err}", file=sys.stderr)
+            return EXIT_UNREADABLE
+        results.append({"photo": photo, **result})
+    print(json.dumps(results, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _evaluate_command(args: argparse.Namespace) -> int:
+    from vision.evaluation.run import run_evaluation
+
+    try:
+        return run_evaluation(args)
+    except ModelError as err:
+        print(f"vision evaluate: {err}", file=sys.stderr)
+        return EXIT_NO_MODEL
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m vision", description="Card reader: photos → cards in rows.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    read = sub.add_parser("read", help="read photos and print a JSON list, one object per photo")
+    read.add_argument("photos", nargs="+", metavar="PHOTO")
+    read.add_argument("--loose", action="store_true", help="loose cards: no front/middle/back rows")
+    read.add_argument("--models", help="folder with cards.onnx and cards_cls.onnx (default: models/)")
+    read.set_defaults(func=_read_command)
+    from vision.evaluation.run import add_arguments
+
+    evaluate = sub.add_parser("evaluate", help="measure the reader: markdown report + confusion picture")
+    add_arguments(evaluate)
+    evaluate.set_defaults(func=_evaluate_command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)

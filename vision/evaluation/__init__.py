@@ -1,0 +1,1 @@
+"""`python -m vision evaluate`: measures the reader on synthetic validation scenes and the real dev photos."""

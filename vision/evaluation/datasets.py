@@ -1,0 +1,97 @@
+"""Finding and loading the evaluation sets: synthetic val scenes/tiles and the real dev photos."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DEV_PHOTOS = REPO_ROOT.parent / "shared" / "dev-photos"
+DEFAULT_DATA_ROOT = Path("/work/data")
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: Path
+    rows: dict[str, list[str]]
+    index_boxes: np.ndarray  # (N,4) all visible index boxes
+
+
+def subsample(items: list, limit: int | None) -> list:
+    """At most `limit` items, spread evenly over the list (deterministic)."""
+    if not limit or len(items) <= limit:
+        return items
+    picks = np.linspace(0, len(items) - 1, limit).round().astype(int)
+    return [items[i] for i in sorted(set(picks))]
+
+
+def newest_synth_root(data_root: Path = DEFAULT_DATA_ROOT) -> Path | None:
+    """The synth-vN folder with the highest N that has validation scenes, if any."""
+    candidates = []
+    for folder in data_root.glob("synth-v*"):
+        suffix = folder.name.removeprefix("synth-v")
+        if suffix.isdigit() and (folder / "scenes" / "val").is_dir():
+            candidates.append((int(suffix), folder))
+    return max(candidates)[1] if candidates else None
+
+
+def load_scenes(folder: Path) -> list[Scene]:
+    scenes = []
+    for label_file in sorted(folder.glob("*.json")):
+        image = next((label_file.with_suffix(ext) for ext in (".jpg", ".png", ".jpeg", ".webp")
+                      if label_file.with_suffix(ext).is_file()), None)
+        if image is None:
+            continue
+        truth = json.loads(label_file.read_text())
+        boxes = [box for card in truth.get("cards", []) for box in card.get("indices", [])]
+        scenes.append(Scene(image, truth["rows"], np.array(boxes, np.float64).reshape(-1, 4)))
+    return scenes
+
+
+def read_simple_yaml(path: Path) -> dict[str, str]:
+    """Top-level `key: value` pairs of an ultralytics data.yaml (no PyYAML at run time)."""
+    values = {}
+    for line in path.read_text().splitlines():
+        if line and not line.startswith((" ", "\t", "#")) and ":" in line:
+            key, _, value = line.partition(":")
+            values[key.strip()] = value.split("#")[0].strip().strip("'\"")
+    return values
+
+
+def detector_val_tiles(data_yaml: Path) -> list[tuple[Path, Path]]:
+    """(image, YOLO label file) pairs of the detector's validation split."""
+    config = read_simple_yaml(data_yaml)
+    root = Path(config.get("path") or data_yaml.parent)
+    if not root.is_absolute():
+        root = data_yaml.parent / root
+    images = root / config.get("val", "images/val")
+    pairs = []
+    for image in sorted(images.glob("*")):
+        if image.suffix.lower() in (".jpg", ".jpeg", ".png", ".webp"):
+            parts = list(image.parent.parts)
+            last = len(parts) - 1 - parts[::-1].index("images") if "images" in parts else None
+            if last is not None:
+                parts[last] = "labels"
+            label = Path(*parts) / (image.stem + ".txt")
+            pairs.append((image, label))
+    return pairs
+
+
+def yolo_label_boxes(label_file: Path, width: int, height: int) -> np.ndarray:
+    """Pixel x1y1x2y2 boxes from a YOLO label file (missing file = no boxes)."""
+    if not label_file.is_file():
+        return np.zeros((0, 4))
+    rows = [line.split() for line in label_file.read_text().splitlines() if line.strip()]
+    data = np.array([[float(v) for v in row[1:5]] for row in rows], np.float64).reshape(-1, 4)
+    cx, cy, w, h = data[:, 0] * width, data[:, 1] * height, data[:, 2] * width, data[:, 3] * height
+    return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+
+
+def dev_labels(dev_photos: Path) -> dict:
+    return json.loads((dev_photos / "labels.json").read_text())
+
+
+def edje_labels(dev_photos: Path) -> dict:
+    return json.loads((dev_photos / "edje-multi" / "labels.json").read_text())

@@ -1,0 +1,202 @@
+"""One evaluator per set; each returns plain numbers and counters for the report."""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cards import Card
+from vision.errors import ImageError
+from vision.evaluation.datasets import Scene, yolo_label_boxes
+from vision.evaluation.metrics import DetectionAccumulator, per_class_prf
+from vision.reader import CardReader
+from vision.rows import ROW_NAMES
+
+NO_CARD = "none"
+MISSED = "missed"
+EXTRA = "extra"
+MAP_THRESHOLD = 0.001  # mAP needs (nearly) all detections, as ultralytics' val does
+INSIDE_SHARE = 0.7  # an index "lies inside" a labelled card box when 70% of its area does
+
+
+@dataclass
+class SetResult:
+    name: str
+    photos: int = 0
+    unreadable: int = 0
+    seconds: float = 0.0
+    numbers: dict[str, float] = field(default_factory=dict)
+    confusion: Counter = field(default_factory=Counter)
+    true_positive: Counter = field(default_factory=Counter)
+    predicted: Counter = field(default_factory=Counter)
+    actual: Counter = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)  # photo names not read right (first few shown)
+
+    @property
+    def per_class(self) -> dict[str, dict[str, float]]:
+        return per_class_prf(self.true_positive, self.predicted, self.actual)
+
+    def micro(self) -> tuple[float, float]:
+        tp, p, a = sum(self.true_positive.values()), sum(self.predicted.values()), sum(self.actual.values())
+        return (tp / p if p else float("nan"), tp / a if a else float("nan"))
+
+
+def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: str) -> SetResult:
+    """Top-1 of the single card in each photo (the reader's most confident card, loose mode)."""
+    result = SetResult(name)
+    start = time.perf_counter()
+    correct = 0
+    for path, truth in photos:
+        result.photos += 1
+        try:
+            cards = reader.read(path.read_bytes(), loose=True).cards
+        except ImageError:
+            result.unreadable += 1
+            cards = []
+        guess = max(cards, key=lambda c: c.confidence).code if cards else NO_CARD
+        result.confusion[(truth, guess)] += 1
+        result.actual[truth] += 1
+        if guess != NO_CARD:
+            result.predicted[guess] += 1
+        if guess == truth:
+            correct += 1
+            result.true_positive[truth] += 1
+        else:
+            result.failures.append(f"{path.name}: {truth} read as {guess}")
+    result.seconds = time.perf_counter() - start
+    result.numbers["top-1"] = correct / max(result.photos, 1)
+    result.numbers["no card found"] = sum(
+        n for (_, guess), n in result.confusion.items() if guess == NO_CARD) / max(result.photos, 1)
+    return result
+
+
+def _inside(index_box: tuple[float, ...], card_box: list[float]) -> bool:
+    x1, y1 = max(index_box[0], card_box[0]), max(index_box[1], card_box[1])
+    x2, y2 = min(index_box[2], card_box[2]), min(index_box[3], card_box[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    area = max((index_box[2] - index_box[0]) * (index_box[3] - index_box[1]), 1e-9)
+    return inter / area >= INSIDE_SHARE
+
+
+def match_rank_boxes(cards: list[Card], labels: list[dict], scale: float = 1.0) -> list[tuple[int | None, int | None]]:
+    """Pairs (card position or None, label position or None): a card matches a labelled whole-card box
+    when one of its index boxes lies inside it; same-rank pairs are matched first."""
+    candidates = [(c, l) for c, card in enumerate(cards) for l, label in enumerate(labels)
+                  if any(_inside(tuple(v * scale for v in i.box), label["box"]) for i in card.indices)]
+    used_cards: set[int] = set()
+    used_labels: set[int] = set()
+    pairs: list[tuple[int | None, int | None]] = []
+    for same_rank_first in (True, False):
+        for c, l in candidates:
+            if c in used_cards or l in used_labels:
+                continue
+            if same_rank_first and cards[c].code[0] != labels[l]["rank"]:
+                continue
+            used_cards.add(c)
+            used_labels.add(l)
+            pairs.append((c, l))
+    pairs += [(c, None) for c in range(len(cards)) if c not in used_cards]
+    pairs += [(None, l) for l in range(len(labels)) if l not in used_labels]
+    return pairs
+
+
+def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]], name: str) -> SetResult:
+    """Multi-card photos labelled with whole-card boxes and ranks only (suits ignored)."""
+    result = SetResult(name)
+    start = time.perf_counter()
+    all_correct = 0
+    for path, labels in photos:
+        result.photos += 1
+        try:
+            read = reader.read(path.read_bytes(), loose=True)
+            cards, scale = read.cards, read.scale
+        except ImageError:
+            result.unreadable += 1
+            cards, scale = [], 1.0
+        wrong = 0
+        for c, l in match_rank_boxes(cards, labels, scale):
+            guess = cards[c].code[0] if c is not None else MISSED
+            truth = labels[l]["rank"] if l is not None else EXTRA
+            result.confusion[(truth, guess)] += 1
+            if c is not None:
+                result.predicted[guess] += 1
+            if l is not None:
+                result.actual[truth] += 1
+            if guess == truth:
+                result.true_positive[truth] += 1
+            else:
+                wrong += 1
+        if wrong == 0:
+            all_correct += 1
+        else:
+            result.failures.append(f"{path.name}: {wrong} wrong/missed/extra")
+    result.seconds = time.perf_counter() - start
+    precision, recall = result.micro()
+    result.numbers.update({"rank precision": precision, "rank recall": recall,
+                           "photos all correct": all_correct / max(result.photos, 1)})
+    return result
+
+
+def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetResult:
+    """Full pipeline on rendered 3/5/5 layouts: cards found, rows exactly right, and index mAP at reader size."""
+    result = SetResult(name)
+    detections = DetectionAccumulator()
+    start = time.perf_counter()
+    exact = same_members = 0
+    for scene in scenes:
+        result.photos += 1
+        data = scene.image.read_bytes()
+        try:
+            read = reader.read(data, loose=False)
+        except ImageError:
+            result.unreadable += 1
+            continue
+        predicted_rows = read.to_dict()["rows"]
+        truth_codes = Counter(code for row in scene.rows.values() for code in row)
+        guess_codes = Counter(card.code for card in read.cards)
+        for code in truth_codes | guess_codes:
+            result.true_positive[code] += min(truth_codes[code], guess_codes[code])
+        result.actual.update(truth_codes)
+        result.predicted.update(guess_codes)
+        if all(predicted_rows[r] == scene.rows[r] for r in ROW_NAMES):
+            exact += 1
+        else:
+            result.failures.append(f"{scene.image.name}: rows {predicted_rows} expected {scene.rows}")
+        if all(sorted(predicted_rows[r]) == sorted(scene.rows[r]) for r in ROW_NAMES):
+            same_members += 1
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        # index mAP at the reader's first detection size, all scores
+        boxes, scores = reader.detector.detect(image, reader.detection_sizes[0], score_threshold=MAP_THRESHOLD)
+        detections.add(boxes, scores, scene.index_boxes)
+    result.seconds = time.perf_counter() - start
+    precision, recall = result.micro()
+    n = max(result.photos, 1)
+    result.numbers.update({"card precision": precision, "card recall": recall, "rows exactly right": exact / n,
+                           "rows right ignoring order": same_members / n})
+    maps = detections.results()
+    result.numbers.update({"index mAP50 (full scenes)": maps["mAP50"],
+                           "index mAP50-95 (full scenes)": maps["mAP50-95"]})
+    return result
+
+
+def evaluate_detector_tiles(reader: CardReader, tiles: list[tuple[Path, Path]]) -> SetResult:
+    """mAP50 and mAP50-95 of the detector alone on its validation tiles, at the tile's own size."""
+    result = SetResult("detector val tiles")
+    detections = DetectionAccumulator()
+    start = time.perf_counter()
+    for image_path, label_path in tiles:
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if image is None:
+            result.unreadable += 1
+            continue
+        result.photos += 1
+        boxes, scores = reader.detector.detect(image, max(image.shape[:2]), score_threshold=MAP_THRESHOLD)
+        detections.add(boxes, scores, yolo_label_boxes(label_path, image.shape[1], image.shape[0]))
+    result.seconds = time.perf_counter() - start
+    maps = detections.results()
+    result.numbers.update({"mAP50": maps["mAP50"], "mAP50-95": maps["mAP50-95"], "boxes": maps["boxes"]})
+    return result

@@ -1,0 +1,99 @@
+"""Small, dependency-free metrics: box IoU, COCO-style average precision, per-class precision/recall/F1."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+COCO_IOU_THRESHOLDS = np.round(np.arange(0.5, 0.951, 0.05), 2)
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU matrix (len(a), len(b)) of x1y1x2y2 boxes."""
+    a = np.asarray(a, np.float64).reshape(-1, 4)
+    b = np.asarray(b, np.float64).reshape(-1, 4)
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-12)
+
+
+def match_detections(pred_boxes: np.ndarray, pred_scores: np.ndarray, gt_boxes: np.ndarray,
+                     thresholds: np.ndarray = COCO_IOU_THRESHOLDS) -> np.ndarray:
+    """True-positive flags (len(thresholds), len(pred)) by greedy matching, best score first (COCO rule)."""
+    tp = np.zeros((len(thresholds), len(pred_boxes)), bool)
+    if len(pred_boxes) == 0 or len(gt_boxes) == 0:
+        return tp
+    order = np.argsort(-np.asarray(pred_scores))
+    ious = box_iou(pred_boxes, gt_boxes)
+    for t, threshold in enumerate(thresholds):
+        taken = np.zeros(len(gt_boxes), bool)
+        for p in order:
+            candidates = np.where(~taken, ious[p], -1.0)
+            g = int(np.argmax(candidates))
+            if candidates[g] >= threshold:
+                taken[g] = True
+                tp[t, p] = True
+    return tp
+
+
+def average_precision(tp: np.ndarray, scores: np.ndarray, n_gt: int) -> float:
+    """COCO 101-point interpolated AP from TP flags and scores of all predictions of one class."""
+    if n_gt == 0:
+        return float("nan")
+    if len(scores) == 0:
+        return 0.0
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    hits = np.asarray(tp, bool)[order]
+    tp_cum = np.cumsum(hits)
+    fp_cum = np.cumsum(~hits)
+    recall = tp_cum / n_gt
+    precision = tp_cum / np.maximum(tp_cum + fp_cum, 1)
+    precision = np.maximum.accumulate(precision[::-1])[::-1]  # monotone envelope
+    points = np.linspace(0, 1, 101)
+    at = np.searchsorted(recall, points, side="left")
+    return float(np.mean(np.where(at < len(precision), precision[np.minimum(at, len(precision) - 1)], 0.0)))
+
+
+@dataclass
+class DetectionAccumulator:
+    """Collects one-class detections over images and gives mAP50 and mAP50-95."""
+
+    def __post_init__(self):
+        self.tp: list[np.ndarray] = []
+        self.scores: list[np.ndarray] = []
+        self.n_gt = 0
+
+    def add(self, pred_boxes: np.ndarray, pred_scores: np.ndarray, gt_boxes: np.ndarray) -> None:
+        self.tp.append(match_detections(pred_boxes, pred_scores, gt_boxes))
+        self.scores.append(np.asarray(pred_scores, np.float64))
+        self.n_gt += len(gt_boxes)
+
+    def results(self) -> dict[str, float]:
+        tp = np.concatenate(self.tp, axis=1) if self.tp else np.zeros((len(COCO_IOU_THRESHOLDS), 0), bool)
+        scores = np.concatenate(self.scores) if self.scores else np.zeros(0)
+        aps = [average_precision(tp[t], scores, self.n_gt) for t in range(len(COCO_IOU_THRESHOLDS))]
+        return {"mAP50": aps[0], "mAP50-95": float(np.mean(aps)), "images": len(self.tp), "boxes": self.n_gt}
+
+
+def per_class_prf(true_positive: Counter, predicted: Counter, actual: Counter) -> dict[str, dict[str, float]]:
+    """Precision, recall, F1 and support per class from counts."""
+    table = {}
+    for label in sorted(set(predicted) | set(actual)):
+        tp, p, a = true_positive[label], predicted[label], actual[label]
+        precision = tp / p if p else float("nan")
+        recall = tp / a if a else float("nan")
+        f1 = 2 * tp / (p + a) if (p + a) else float("nan")
+        table[label] = {"precision": precision, "recall": recall, "f1": f1, "support": a, "predicted": p}
+    return table
+
+
+def worst_confusions(confusion: Counter, limit: int = 10) -> list[tuple[str, str, int]]:
+    """Most frequent (truth, prediction) pairs where they differ."""
+    wrong = [(t, p, n) for (t, p), n in confusion.items() if t != p]
+    return sorted(wrong, key=lambda x: (-x[2], x[0], x[1]))[:limit]

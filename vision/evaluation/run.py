@@ -1,0 +1,152 @@
+"""Orchestrates `python -m vision evaluate`: runs the evaluators and writes report.md + confusion.png."""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+from vision.crops import CARD_CODES
+from vision.evaluation import datasets
+from vision.evaluation.confusion_image import draw_confusion, side_by_side
+from vision.evaluation.evaluators import (EXTRA, MISSED, NO_CARD, SetResult, evaluate_detector_tiles,
+                                          evaluate_rank_boxes, evaluate_scenes, evaluate_singles)
+from vision.evaluation.metrics import worst_confusions
+from vision.reader import DETECTION_SIZES, MODELS_DIR, CardReader
+
+ALL_SETS = ("synthetic", "tiles", "phone", "webcam", "edje")
+EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", default="artifacts/eval", help="folder for report.md and confusion.png")
+    parser.add_argument("--models", default=None, help="folder with cards.onnx and cards_cls.onnx (default models/)")
+    parser.add_argument("--scenes", default=None,
+                        help="synthetic validation scenes folder (default: newest /work/data/synth-vN/scenes/val)")
+    parser.add_argument("--data-yaml", default=None, help="detector data.yaml: adds mAP on its val tiles")
+    parser.add_argument("--dev-photos", default=str(datasets.DEFAULT_DEV_PHOTOS), help="real photos folder")
+    parser.add_argument("--sets", default=",".join(ALL_SETS), help=f"comma list out of {','.join(ALL_SETS)}")
+    parser.add_argument("--limit", type=int, default=None, help="at most N photos per set (evenly spread)")
+    parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
+                        help="detector input long side (smaller sizes follow for close-ups)")
+
+
+def _fmt(value: float) -> str:
+    if isinstance(value, float) and math.isnan(value):
+        return "n/a"
+    if isinstance(value, float) and value <= 1.0:
+        return f"{value:.3f}"
+    return f"{value:g}"
+
+
+def _model_lines(models: Path) -> list[str]:
+    lines = []
+    for name in ("cards.onnx", "cards_cls.onnx"):
+        path = models / name
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        lines.append(f"- `{name}`: {path.stat().st_size / 1e6:.2f} MB, sha256 {digest}…, "
+                     f"modified {time.strftime('%Y-%m-%d %H:%M', time.localtime(path.stat().st_mtime))}")
+    return lines
+
+
+def _section(result: SetResult, classes: list[str] | None) -> list[str]:
+    lines = [f"### {result.name}", "",
+             f"{result.photos} photos ({result.unreadable} unreadable), {result.seconds:.1f} s "
+             f"({1000 * result.seconds / max(result.photos, 1):.0f} ms per photo)", "",
+             "| measure | value |", "| --- | --- |"]
+    lines += [f"| {key} | {_fmt(value)} |" for key, value in result.numbers.items()]
+    lines.append("")
+    if classes is not None and result.actual:
+        table = result.per_class
+        lines += ["| class | precision | recall | F1 | support |", "| --- | --- | --- | --- | --- |"]
+        for label in classes:
+            if label in table:
+                row = table[label]
+                lines.append(f"| {label} | {_fmt(row['precision'])} | {_fmt(row['recall'])} | {_fmt(row['f1'])} "
+                             f"| {row['support']} |")
+        lines.append("")
+    confusions = worst_confusions(result.confusion)
+    if confusions:
+        lines += ["Worst confusions (truth → read, count): " +
+                  ", ".join(f"{t} → {p} ×{n}" for t, p, n in confusions), ""]
+    if result.failures:
+        lines += [f"First failures ({len(result.failures)} in all):", ""]
+        lines += [f"- {failure}" for failure in result.failures[:8]] + [""]
+    return lines
+
+
+def run_evaluation(args: argparse.Namespace) -> int:
+    models = Path(args.models) if args.models else MODELS_DIR
+    reader = CardReader(models, detection_sizes=(args.detection_size,) + tuple(
+        s for s in DETECTION_SIZES if s < args.detection_size))
+    wanted = {s.strip() for s in args.sets.split(",") if s.strip()}
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results: list[tuple[SetResult, list[str] | None]] = []
+    skipped: list[str] = []
+    started = time.perf_counter()
+
+    if "synthetic" in wanted:
+        scenes_dir = Path(args.scenes) if args.scenes else None
+        if scenes_dir is None and (root := datasets.newest_synth_root()) is not None:
+            scenes_dir = root / "scenes" / "val"
+        if scenes_dir and scenes_dir.is_dir():
+            scenes = datasets.subsample(datasets.load_scenes(scenes_dir), args.limit)
+            results.append((evaluate_scenes(reader, scenes, f"synthetic val scenes ({scenes_dir})"), CARD_CODES))
+        else:
+            skipped.append("synthetic: no validation scenes folder found")
+    if "tiles" in wanted:
+        if args.data_yaml and Path(args.data_yaml).is_file():
+            tiles = datasets.subsample(datasets.detector_val_tiles(Path(args.data_yaml)), args.limit)
+            results.append((evaluate_detector_tiles(reader, tiles), None))
+        else:
+            skipped.append("detector tiles: no --data-yaml given")
+    dev = Path(args.dev_photos)
+    if not (dev / "labels.json").is_file():
+        skipped.append(f"real photos: {dev} not found")
+    else:
+        labels = datasets.dev_labels(dev)
+        for key, folder in (("phone", "phone-singles"), ("webcam", "webcam-singles")):
+            if key in wanted:
+                photos = sorted((dev / name, codes[0]) for name, codes in labels.items() if name.startswith(folder))
+                photos = datasets.subsample(photos, args.limit)
+                results.append((evaluate_singles(reader, photos, f"real {folder} (top-1)"), CARD_CODES + [NO_CARD]))
+        if "edje" in wanted:
+            edje = datasets.edje_labels(dev)
+            photos = sorted((dev / name, boxes) for name, boxes in edje.items())
+            photos = datasets.subsample(photos, args.limit)
+            results.append((evaluate_rank_boxes(reader, photos, "real edje-multi (rank only)"), EDJE_RANKS))
+
+    _write_report(out, models, args, results, skipped, time.perf_counter() - started)
+    print(f"report: {out / 'report.md'}")
+    return 0
+
+
+def _write_report(out: Path, models: Path, args, results, skipped, seconds: float) -> None:
+    lines = ["# Card reader evaluation", "",
+             f"Run {time.strftime('%Y-%m-%d %H:%M')}, {seconds:.0f} s in all, detection long side "
+             f"{args.detection_size}, limit per set: {args.limit or 'none'}.", ""]
+    lines += _model_lines(models) + [""]
+    lines += ["## Summary", "", "| set | measure | value |", "| --- | --- | --- |"]
+    for result, _ in results:
+        lines += [f"| {result.name} | {key} | {_fmt(value)} |" for key, value in result.numbers.items()]
+    lines += [""] + [f"- skipped {reason}" for reason in skipped] + ["", "## Details", ""]
+    for result, classes in results:
+        lines += _section(result, classes)
+    panels = []
+    for result, classes in results:
+        if not result.confusion or classes is None:
+            continue
+        if classes == EDJE_RANKS:
+            panels.append(draw_confusion(result.confusion, EDJE_RANKS + [EXTRA], EDJE_RANKS + [MISSED],
+                                         result.name, cell=28))
+        elif NO_CARD in classes:
+            panels.append(draw_confusion(result.confusion, CARD_CODES, classes, result.name))
+    if panels:
+        cv2.imwrite(str(out / "confusion.png"), side_by_side(panels))
+        lines += ["![confusion](confusion.png)", ""]
+    (out / "report.md").write_text("\n".join(lines))

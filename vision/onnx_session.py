@@ -1,0 +1,26 @@
+"""One place that creates ONNX Runtime CPU sessions (created once per model, shared by threads:
+`InferenceSession.run` is thread-safe)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from vision.errors import ModelError
+
+INTRA_OP_THREADS = 2  # the target machine has 2 cores
+
+
+def create_session(path: Path, *, threads: int = INTRA_OP_THREADS):
+    """CPU `onnxruntime.InferenceSession` for the model file; `ModelError` if missing or unreadable."""
+    import onnxruntime  # imported here so that `import vision` stays light (the generator imports vision.crops)
+
+    if not path.is_file():
+        raise ModelError(f"model file not found: {path}")
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    try:
+        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as err:  # onnxruntime raises its own untyped errors for bad files
+        raise ModelError(f"cannot load model {path.name}: {str(err).splitlines()[0]}") from err

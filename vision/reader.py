@@ -1,0 +1,144 @@
+"""The card reader: photo bytes → cards (code, confidence, box) in front/middle/back rows, with warnings."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards import Card, IndexReading, merge_indices
+from vision.classifier import IndexClassifier
+from vision.crops import CLASS_NAMES, NONE_CLASS
+from vision.decode import decode_photo
+from vision.detector import IndexDetector
+from vision.rows import ROW_NAMES, group_rows
+
+MODELS_DIR = Path(os.environ.get("VISION_MODELS_DIR", Path(__file__).resolve().parent.parent / "models"))
+DETECTOR_FILE = "cards.onnx"
+CLASSIFIER_FILE = "cards_cls.onnx"
+# Detector input long side, then smaller sizes tried when a photo shows huge indices (a close-up of one
+# card): the detector was trained on indices 10–45 px tall.
+DETECTION_SIZES = (960, 480, 256)
+# Crops are cut from a copy at least this long (JPEGs are decoded at 1/2, 1/4 or 1/8 size when bigger).
+CROP_SOURCE_LONG_SIDE = 1920
+LOW_CONFIDENCE = 0.6
+EXPECTED_CARDS = 13
+MIN_BOX_SIDE = 2.0
+
+
+@dataclass
+class ReadResult:
+    cards: list[Card]
+    rows: dict[str, list[Card]] | None
+    warnings: list[str]
+    scale: float  # photo pixels per working-image pixel (JPEG reduced decoding)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    detection_size: int = 0
+
+    def to_dict(self) -> dict:
+        """The JSON object of the `vision read` contract (without the "photo" key)."""
+        row_of = {id(card): name for name, cards in (self.rows or {}).items() for card in cards}
+        return {
+            "cards": [{
+                "code": card.code,
+                "confidence": round(card.confidence, 3),
+                "box": [round(v * self.scale) for v in card.box],
+                "row": row_of.get(id(card)),
+            } for card in self.cards],
+            "rows": None if self.rows is None else {name: [c.code for c in self.rows[name]] for name in ROW_NAMES},
+            "warnings": list(self.warnings),
+        }
+
+
+class CardReader:
+    """Loads the detector and classifier once; `read` is safe to call from several threads."""
+
+    def __init__(self, models_dir: Path = MODELS_DIR, *, detection_sizes: tuple[int, ...] = DETECTION_SIZES,
+                 crop_source_long_side: int = CROP_SOURCE_LONG_SIDE, score_threshold: float = 0.25):
+        self.detector = IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold)
+        self.classifier = IndexClassifier(Path(models_dir) / CLASSIFIER_FILE)
+        self.detection_sizes = detection_sizes
+        self.crop_source_long_side = crop_source_long_side
+
+    def read(self, data: bytes, *, loose: bool = False) -> ReadResult:
+        timings: dict[str, float] = {}
+        start = time.perf_counter()
+        photo = decode_photo(data, min_long_side=self.crop_source_long_side)
+        timings["decode"] = (time.perf_counter() - start) * 1000
+        readings, size = self._find_indices(photo.image, timings)
+        start = time.perf_counter()
+        cards, warnings = merge_indices(readings)
+        result = ReadResult(cards, None, warnings, float(photo.reduction), timings, size)
+        if loose:
+            cards.sort(key=lambda c: (c.centre[1], c.centre[0]))
+        else:
+            self._assign_rows(result, readings)
+        for card in result.cards:
+            if card.confidence < LOW_CONFIDENCE:
+                result.warnings.append(f"low confidence: {card.code} ({card.confidence:.2f})")
+        timings["assemble"] = (time.perf_counter() - start) * 1000
+        return result
+
+    def _find_indices(self, image: np.ndarray, timings: dict[str, float]) -> tuple[list[IndexReading], int]:
+        """Classified card indices at the first detection size that finds at least two of them."""
+        best: tuple[list[IndexReading], int] = ([], self.detection_sizes[0])
+        timings["detect"] = timings["classify"] = 0.0
+        for size in self.detection_sizes:
+            start = time.perf_counter()
+            boxes, scores = self.detector.detect(image, size)
+            keep = ((boxes[:, 2] - boxes[:, 0]) >= MIN_BOX_SIDE) & ((boxes[:, 3] - boxes[:, 1]) >= MIN_BOX_SIDE)
+            boxes, scores = boxes[keep], scores[keep]
+            middle = time.perf_counter()
+            probs = self.classifier.probabilities(image, boxes)
+            timings["detect"] += (middle - start) * 1000
+            timings["classify"] += (time.perf_counter() - middle) * 1000
+            readings = []
+            for box, score, prob in zip(boxes, scores, probs):
+                label = int(np.argmax(prob))
+                if CLASS_NAMES[label] != NONE_CLASS:
+                    readings.append(IndexReading(tuple(float(v) for v in box), CLASS_NAMES[label],
+                                                 float(prob[label]), float(score)))
+            if len(readings) > len(best[0]):
+                best = (readings, size)
+            if len(readings) >= 2:
+                break
+        return best
+
+    @staticmethod
+    def _assign_rows(result: ReadResult, readings: list[IndexReading]) -> None:
+        cards = result.cards
+        if len(cards) != EXPECTED_CARDS:
+            result.warnings.append(f"expected {EXPECTED_CARDS} cards, found {len(cards)}")
+        index_size = float(np.median([r.size for r in readings])) if readings else 1.0
+        grouping = group_rows([[i.centre for i in card.indices] for card in cards], index_size)
+        result.warnings.extend(grouping.warnings)
+        result.rows = {name: [cards[i] for i in grouping.rows[name]] for name in ROW_NAMES}
+        in_rows = [card for name in ROW_NAMES for card in result.rows[name]]
+        result.cards = in_rows + [card for card in cards if all(card is not c for c in in_rows)]
+
+
+_default_reader: CardReader | None = None
+_default_lock = threading.Lock()
+
+
+def default_reader() -> CardReader:
+    """The process-wide reader over models/ (created on first use)."""
+    global _default_reader
+    with _default_lock:
+        if _default_reader is None:
+            _default_reader = CardReader()
+        return _default_reader
+
+
+def read_photo(data: bytes, *, loose: bool = False) -> dict:
+    """Read one photo: `{"cards": [...], "rows": {...} or None, "warnings": [...]}`.
+
+    Raises `vision.ImageError` (a ValueError) for unreadable photos and `vision.ModelError` when the
+    model files are missing.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError("read_photo needs the photo's bytes")
+    return default_reader().read(bytes(data), loose=loose).to_dict()

@@ -1,0 +1,124 @@
+"""Group cards into the front / middle / back rows of a Chinese-poker layout, whatever the photo's rotation.
+
+Each card is a set of points (its visible corner-index centres). For every row direction θ the points are
+projected onto the row normal; the two corners of one card may never be split, so the projections form
+"blocks" separated by gaps. The right direction gives three blocks with two wide gaps and no other wide
+gap; the score is (2nd widest gap) / (3rd widest gap + half an index). The 3-card row is the front and
+decides which way is "up": rows are reported front first, cards left→right as seen with the front row on top.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+ROW_NAMES = ("front", "middle", "back")
+EXPECTED_SIZES = {"front": 3, "middle": 5, "back": 5}
+COARSE_STEP_DEG = 1.0
+FINE_STEP_DEG = 0.1
+AMBIGUOUS_SCORE = 1.3  # below this the three-row split is not clearly better than another split
+
+
+@dataclass
+class RowGrouping:
+    rows: dict[str, list[int]]  # row name -> card positions (into the input list), ordered left→right
+    warnings: list[str] = field(default_factory=list)
+    angle_deg: float = 0.0  # direction "down" (front → back) in image coordinates, degrees from +y towards -x
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class _Split:
+    score: float
+    groups: list[list[int]]  # card positions per row, ordered by projection on the normal
+
+
+def _split_at(points: np.ndarray, owners: np.ndarray, n_cards: int, theta: float, pad: float) -> _Split:
+    normal = np.array([-np.sin(theta), np.cos(theta)])
+    proj = points @ normal
+    lo = np.full(n_cards, np.inf)
+    hi = np.full(n_cards, -np.inf)
+    np.minimum.at(lo, owners, proj)
+    np.maximum.at(hi, owners, proj)
+    order = np.argsort(lo)
+    blocks: list[list[int]] = []
+    block_hi: list[float] = []
+    gaps: list[float] = []
+    for card in order:  # merge card intervals that overlap into blocks
+        if blocks and lo[card] <= block_hi[-1]:
+            blocks[-1].append(int(card))
+            block_hi[-1] = max(block_hi[-1], hi[card])
+        else:
+            if blocks:
+                gaps.append(lo[card] - block_hi[-1])
+            blocks.append([int(card)])
+            block_hi.append(hi[card])
+    if len(blocks) < 3:
+        return _Split(0.0, [sum(blocks, [])])
+    ranked = np.argsort(gaps)[::-1]
+    cut_a, cut_b = sorted(ranked[:2])
+    third = gaps[ranked[2]] if len(gaps) > 2 else 0.0
+    score = gaps[ranked[1]] / (third + pad)
+    groups = [sum(blocks[:cut_a + 1], []), sum(blocks[cut_a + 1:cut_b + 1], []), sum(blocks[cut_b + 1:], [])]
+    return _Split(float(score), groups)
+
+
+def _best_direction(points, owners, n_cards, pad) -> tuple[float, _Split]:
+    coarse = np.deg2rad(np.arange(0.0, 180.0, COARSE_STEP_DEG))
+    splits = [_split_at(points, owners, n_cards, t, pad) for t in coarse]
+    best = int(np.argmax([s.score for s in splits]))
+    fine = coarse[best] + np.deg2rad(np.arange(-COARSE_STEP_DEG, COARSE_STEP_DEG + 1e-9, FINE_STEP_DEG))
+    fine_splits = [_split_at(points, owners, n_cards, t, pad) for t in fine]
+    scores = np.array([s.score for s in fine_splits])
+    # Middle of the plateau of best scores: the most robust direction.
+    top = np.flatnonzero(scores >= scores.max() - 1e-9)
+    pick = int(top[len(top) // 2])
+    return float(fine[pick]), fine_splits[pick]
+
+
+def group_rows(card_points: list[list[tuple[float, float]]], index_size: float) -> RowGrouping:
+    """Rows of a 3/5/5 layout from each card's visible index centres (image pixels).
+
+    `index_size` is the typical index box size in pixels (sets the scale of "a wide gap").
+    """
+    n_cards = len(card_points)
+    empty = {name: [] for name in ROW_NAMES}
+    if n_cards < 3:
+        return RowGrouping(empty, [f"cannot form rows from {n_cards} card(s)"])
+    points = np.array([p for pts in card_points for p in pts], dtype=np.float64)
+    owners = np.array([i for i, pts in enumerate(card_points) for _ in pts], dtype=np.int64)
+    theta, split = _best_direction(points, owners, n_cards, pad=0.5 * max(index_size, 1.0))
+    warnings: list[str] = []
+    if len(split.groups) < 3:
+        return RowGrouping(empty, ["rows ambiguous: the cards do not form three separate rows"])
+    if split.score < AMBIGUOUS_SCORE:
+        warnings.append(f"rows ambiguous: the three rows are not clearly separated (score {split.score:.2f})")
+    groups = split.groups
+    normal = np.array([-np.sin(theta), np.cos(theta)])
+    flip = _front_is_last(groups, normal, warnings)
+    if flip:
+        groups = groups[::-1]
+        normal = -normal
+        theta += np.pi
+    # Left→right as seen with the front row on top: "right" is the normal turned 90° counter-clockwise.
+    right = np.array([normal[1], -normal[0]])
+    centres = np.array([np.mean(pts, axis=0) for pts in card_points])
+    rows = {name: sorted(group, key=lambda c: float(centres[c] @ right)) for name, group in zip(ROW_NAMES, groups)}
+    for name in ROW_NAMES:
+        if len(rows[name]) != EXPECTED_SIZES[name]:
+            warnings.append(f"{name} row has {len(rows[name])} card(s), expected {EXPECTED_SIZES[name]}")
+    return RowGrouping(rows, warnings, float(np.rad2deg(theta) % 360.0), split.score)
+
+
+def _front_is_last(groups: list[list[int]], normal: np.ndarray, warnings: list[str]) -> bool:
+    """Whether the front (3-card) row is the last group along the normal, i.e. the photo must be turned."""
+    first, last = len(groups[0]), len(groups[-1])
+    if first == 3 and last != 3:
+        return False
+    if last == 3 and first != 3:
+        return True
+    if first != last:
+        warnings.append("rows ambiguous: no 3-card row at either end; the smaller end row is taken as front")
+        return last < first
+    warnings.append("rows ambiguous: cannot tell front from back; the row at the top of the photo is taken as front")
+    return normal[1] < 0  # keep the front row towards the top of the image
