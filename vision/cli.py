@@ -13,13 +13,10 @@ EXIT_NO_MODEL = 3
 
 
 def _read_command(args: argparse.Namespace) -> int:
+    from vision.decode import check_limits
     from vision.reader import CardReader, MODELS_DIR
 
-    try:
-        reader = CardReader(Path(args.models) if args.models else MODELS_DIR)
-    except ModelError as err:
-        print(f"vision read: {err}", file=sys.stderr)
-        return EXIT_NO_MODEL
+    reader = None
     results = []
     for photo in args.photos:
         try:
@@ -28,7 +25,13 @@ def _read_command(args: argparse.Namespace) -> int:
             print(f"vision read: {photo}: cannot open ({err.strerror or err})", file=sys.stderr)
             return EXIT_UNREADABLE
         try:
+            check_limits(data)  # bad files fail fast, before the models are loaded
+            if reader is None:
+                reader = CardReader(Path(args.models) if args.models else MODELS_DIR)
             result = reader.read(data, loose=args.loose).to_dict()
+        except ModelError as err:
+            print(f"vision read: {err}", file=sys.stderr)
+            return EXIT_NO_MODEL
         except ImageError as err:
             print(f"vision read: {photo}: {err}", file=sys.stderr)
             return EXIT_UNREADABLE

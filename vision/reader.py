@@ -12,7 +12,7 @@ import numpy as np
 from vision.cards import Card, IndexReading, merge_indices
 from vision.classifier import IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
-from vision.decode import decode_photo
+from vision.decode import check_limits, decode_photo
 from vision.detector import IndexDetector
 from vision.rows import ROW_NAMES, group_rows
 
@@ -141,4 +141,6 @@ def read_photo(data: bytes, *, loose: bool = False) -> dict:
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError("read_photo needs the photo's bytes")
-    return default_reader().read(bytes(data), loose=loose).to_dict()
+    data = bytes(data)
+    check_limits(data)  # a bad photo gets its typed error even before the models are loaded
+    return default_reader().read(data, loose=loose).to_dict()

@@ -1,0 +1,56 @@
+"""Helpers for the reader tests: image bytes with EXIF orientation, synthetic card layouts, model paths."""
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+MODELS = REPO / "models"
+
+
+def exif_block(orientation: int) -> bytes:
+    """A minimal little-endian TIFF block holding only the Orientation tag."""
+    entry = struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0)
+    return b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1) + entry + struct.pack("<I", 0)
+
+
+def jpeg_with_orientation(image: np.ndarray, orientation: int, quality: int = 95) -> bytes:
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    payload = b"Exif\x00\x00" + exif_block(orientation)
+    data = encoded.tobytes()
+    return data[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + data[2:]
+
+
+def png_chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+
+def png_with_orientation(image: np.ndarray, orientation: int) -> bytes:
+    ok, encoded = cv2.imencode(".png", image)
+    assert ok
+    data = encoded.tobytes()
+    ihdr_end = 8 + 8 + 13 + 4
+    return data[:ihdr_end] + png_chunk(b"eXIf", exif_block(orientation)) + data[ihdr_end:]
+
+
+def marker_image(height: int = 60, width: int = 90) -> np.ndarray:
+    """An asymmetric picture (red block top-left, blue bar bottom-right) whose orientation is easy to check."""
+    image = np.full((height, width, 3), 255, np.uint8)
+    image[:height // 4, :width // 6] = (0, 0, 255)
+    image[-height // 4:, width // 2:] = (255, 0, 0)
+    return image
+
+
+@pytest.fixture
+def real_models() -> Path:
+    """models/ with both reader models, or skip."""
+    missing = [name for name in ("cards.onnx", "cards_cls.onnx") if not (MODELS / name).is_file()]
+    if missing:
+        pytest.skip(f"needs the trained reader models; missing models/{', models/'.join(missing)}")
+    return MODELS

@@ -1,0 +1,52 @@
+"""Merging the two corner indices of one card, and "card seen twice"."""
+from __future__ import annotations
+
+import pytest
+
+from vision.cards import IndexReading, merge_indices
+
+
+def index(code: str, x: float, y: float, probability: float = 0.9, size: float = 40.0) -> IndexReading:
+    return IndexReading((x, y, x + size * 0.5, y + size), code, probability, 0.8)
+
+
+def test_two_corners_of_one_card_become_one_card():
+    # A card 160x224 px with 40 px indices: corners ~ 230 px apart (under 7 index sizes).
+    cards, warnings = merge_indices([index("AS", 10, 10, 0.8), index("AS", 150, 190, 0.95)])
+    assert warnings == []
+    assert len(cards) == 1
+    card = cards[0]
+    assert card.code == "AS"
+    assert card.confidence == pytest.approx(0.95)
+    assert card.box == (10, 10, 170, 230)
+    assert len(card.indices) == 2
+
+
+def test_same_code_far_apart_is_seen_twice():
+    cards, warnings = merge_indices([index("KH", 0, 0), index("KH", 2000, 1500)])
+    assert len(cards) == 2
+    assert warnings == ["card seen twice: KH appears 2 times far apart"]
+
+
+def test_different_codes_close_together_stay_separate_cards():
+    cards, warnings = merge_indices([index("2C", 0, 0), index("3C", 30, 0), index("4C", 60, 0)])
+    assert sorted(c.code for c in cards) == ["2C", "3C", "4C"]
+    assert warnings == []
+
+
+def test_three_readings_chain_into_one_card():
+    """A duplicate detection next to one corner joins the card instead of making a second one."""
+    cards, warnings = merge_indices([index("9D", 0, 0), index("9D", 5, 3), index("9D", 150, 190)])
+    assert len(cards) == 1 and len(cards[0].indices) == 3
+    assert warnings == []
+
+
+def test_distance_scales_with_index_size():
+    small = [index("QS", 0, 0, size=10), index("QS", 150, 190, size=10)]  # 240 px apart, 10 px indices
+    cards, warnings = merge_indices(small)
+    assert len(cards) == 2 and warnings
+
+
+def test_cards_are_sorted_by_confidence():
+    cards, _ = merge_indices([index("2C", 0, 0, 0.5), index("3C", 500, 0, 0.99), index("4C", 900, 0, 0.7)])
+    assert [c.code for c in cards] == ["3C", "4C", "2C"]

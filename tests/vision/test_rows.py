@@ -1,0 +1,135 @@
+"""Row grouping on synthetic card positions: any rotation, perspective, jitter, spread or fanned rows."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.crops import CARD_CODES
+from vision.rows import group_rows
+
+CARD_W, CARD_H = 160.0, 224.0
+INDEX_SIZE = 56.0
+INDEX_OFFSET = np.array([18.0, 34.0])  # index centre from the card's top-left corner
+
+
+def layout(style: str, rng: np.random.Generator, sizes=(3, 5, 5)):
+    """Codes per row (left→right, front row on top) and each card's visible index centres, upright."""
+    codes = list(rng.permutation(CARD_CODES)[:sum(sizes)])
+    step_x, step_y = {"spread": (185.0, 260.0), "fanned": (52.0, 120.0), "touching": (162.0, 228.0)}[style]
+    rows, cards = [], []
+    for r, size in enumerate(sizes):
+        row_codes = [codes.pop() for _ in range(size)]
+        rows.append(row_codes)
+        width = step_x * (size - 1) + CARD_W
+        for k, code in enumerate(row_codes):
+            left = np.array([-width / 2 + k * step_x, r * step_y])
+            points = [left + INDEX_OFFSET]
+            last_in_row = k == size - 1
+            bottom_visible = style != "fanned" or (last_in_row and r == len(sizes) - 1)
+            if bottom_visible:
+                points.append(left + np.array([CARD_W, CARD_H]) - INDEX_OFFSET)
+            cards.append((code, points))
+    return rows, cards
+
+
+def transform(cards, angle_deg: float, tilt: float, jitter: float, rng: np.random.Generator):
+    """Perspective tilt (top edge narrowed by `tilt`), rotation about the layout centre, per-point noise."""
+    all_points = np.array([p for _, pts in cards for p in pts])
+    lo, hi = all_points.min(axis=0) - 50, all_points.max(axis=0) + 50
+    src = np.float32([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
+    shrink = tilt * (hi[0] - lo[0]) / 2
+    dst = src.copy()
+    dst[0, 0] += shrink
+    dst[1, 0] -= shrink
+    homography = cv2.getPerspectiveTransform(src, dst)
+    theta = np.deg2rad(angle_deg)
+    rotation = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    out = []
+    for code, pts in cards:
+        warped = cv2.perspectiveTransform(np.float32(pts)[None], homography)[0]
+        turned = warped @ rotation.T + 1000
+        out.append((code, [tuple(p) for p in turned + rng.normal(0, jitter, turned.shape)]))
+    order = rng.permutation(len(out))
+    return [out[i] for i in order]
+
+
+def grouped_codes(cards):
+    grouping = group_rows([pts for _, pts in cards], INDEX_SIZE)
+    rows = {name: [cards[i][0] for i in positions] for name, positions in grouping.rows.items()}
+    return [rows["front"], rows["middle"], rows["back"]], grouping.warnings
+
+
+@pytest.mark.parametrize("style", ["spread", "fanned", "touching"])
+@pytest.mark.parametrize("angle", [0, 90, 180, 270, 17, 133, 226, 301])
+def test_rows_at_any_rotation(style, angle):
+    rng = np.random.default_rng(angle)
+    truth, cards = layout(style, rng)
+    found, warnings = grouped_codes(transform(cards, angle, tilt=0.0, jitter=1.0, rng=rng))
+    assert found == truth
+    assert warnings == []
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rows_with_perspective_and_jitter(seed):
+    rng = np.random.default_rng(100 + seed)
+    style = ["spread", "fanned", "touching"][seed % 3]
+    truth, cards = layout(style, rng)
+    angle = rng.uniform(0, 360)
+    tilt = rng.uniform(-0.25, 0.25)
+    found, _ = grouped_codes(transform(cards, angle, tilt=tilt, jitter=4.0, rng=rng))
+    assert found == truth, f"style {style} angle {angle:.0f} tilt {tilt:.2f}"
+
+
+def test_missing_card_gives_warnings_and_keeps_other_rows():
+    rng = np.random.default_rng(7)
+    truth, cards = layout("spread", rng)
+    removed = truth[1].pop(2)
+    cards = [c for c in cards if c[0] != removed]
+    found, warnings = grouped_codes(transform(cards, 200, tilt=0.1, jitter=1.0, rng=rng))
+    assert found == truth
+    assert "middle row has 4 card(s), expected 5" in warnings
+
+
+def test_extra_card_in_back_row_is_reported():
+    rng = np.random.default_rng(8)
+    truth, cards = layout("spread", rng, sizes=(3, 5, 6))
+    found, warnings = grouped_codes(transform(cards, 75, tilt=0.0, jitter=1.0, rng=rng))
+    assert found == truth
+    assert "back row has 6 card(s), expected 5" in warnings
+
+
+def test_three_card_row_in_the_middle_is_ambiguous():
+    rng = np.random.default_rng(9)
+    _, cards = layout("spread", rng, sizes=(5, 3, 5))
+    _, warnings = grouped_codes(transform(cards, 0, tilt=0.0, jitter=1.0, rng=rng))
+    assert any(w.startswith("rows ambiguous") for w in warnings)
+
+
+def test_equal_end_rows_keep_the_top_of_the_photo_as_front():
+    rng = np.random.default_rng(10)
+    truth, cards = layout("spread", rng, sizes=(4, 5, 4))
+    found, warnings = grouped_codes(transform(cards, 0, tilt=0.0, jitter=0.5, rng=rng))
+    assert found == truth
+    assert any("cannot tell front from back" in w for w in warnings)
+
+
+def test_scattered_cards_are_ambiguous():
+    rng = np.random.default_rng(11)
+    cards = [(code, [tuple(rng.uniform(0, 2000, 2))]) for code in CARD_CODES[:13]]
+    _, warnings = grouped_codes(cards)
+    assert any(w.startswith("rows ambiguous") for w in warnings)
+
+
+def test_too_few_cards():
+    grouping = group_rows([[(0.0, 0.0)], [(100.0, 0.0)]], INDEX_SIZE)
+    assert grouping.rows == {"front": [], "middle": [], "back": []}
+    assert grouping.warnings == ["cannot form rows from 2 card(s)"]
+
+
+def test_both_indices_of_a_card_stay_in_one_row():
+    """Spread rows whose top and bottom index lines are further apart than the rows themselves."""
+    rng = np.random.default_rng(12)
+    truth, cards = layout("touching", rng)
+    found, _ = grouped_codes(transform(cards, 45, tilt=0.0, jitter=0.5, rng=rng))
+    assert found == truth
