@@ -79,8 +79,8 @@ def decode_output(output: np.ndarray, score_threshold: float, iou_threshold: flo
                   ) -> tuple[np.ndarray, np.ndarray]:
     """YOLO output [1, 4+1, A] (cx, cy, w, h, score; no NMS) → boxes (N,4 x1y1x2y2), scores (N,)."""
     pred = output[0]
-    if pred.shape[0] > pred.shape[1]:  # some exports put anchors first
-        pred = pred.T
+    if pred.shape[0] != 5 and (pred.shape[1] == 5 or pred.shape[0] > pred.shape[1]):
+        pred = pred.T  # some exports put anchors first
     scores = pred[4:].max(axis=0) if pred.shape[0] > 5 else pred[4]
     mask = scores >= score_threshold
     if not mask.any():

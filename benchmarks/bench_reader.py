@@ -1,0 +1,93 @@
+"""Speed and memory of one end-to-end read of a 12-megapixel phone photo (decode → rows).
+
+    .venv/bin/python benchmarks/bench_reader.py [--photo PATH] [--models DIR] [--runs 20]
+
+The photo (default: the first image in sample_images/) is upscaled to 4000x3000 and saved as a JPEG
+(quality 92) like a phone would; the bench prints median / p95 milliseconds, a per-stage breakdown,
+the model file sizes and the process's peak resident memory. Targets: ≤ 300 ms, ≤ 15 MB, ≤ 500 MB.
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vision.reader import CLASSIFIER_FILE, DETECTOR_FILE, MODELS_DIR, CardReader  # noqa: E402
+
+PHOTO_SIZE = (4000, 3000)
+
+
+def default_photo() -> np.ndarray:
+    for pattern in ("*.jpg", "*.png", "*.jpeg"):
+        found = sorted((REPO / "sample_images").glob(pattern))
+        if found:
+            print(f"photo: {found[0].relative_to(REPO)} upscaled to {PHOTO_SIZE[0]}x{PHOTO_SIZE[1]}")
+            return cv2.imread(str(found[0]), cv2.IMREAD_COLOR)
+    print("photo: no sample_images yet; a noisy green table is used (timing only)")
+    rng = np.random.default_rng(0)
+    return np.clip(rng.normal((40, 100, 40), 20, (750, 1000, 3)), 0, 255).astype(np.uint8)
+
+
+def twelve_megapixel_jpeg(image: np.ndarray) -> bytes:
+    h, w = image.shape[:2]
+    size = PHOTO_SIZE if w >= h else PHOTO_SIZE[::-1]
+    big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
+    ok, data = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return data.tobytes()
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photo", help="photo to upscale to 12 MP (default: first of sample_images/)")
+    parser.add_argument("--models", default=str(MODELS_DIR))
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--loose", action="store_true")
+    args = parser.parse_args()
+
+    image = cv2.imread(args.photo, cv2.IMREAD_COLOR) if args.photo else default_photo()
+    data = twelve_megapixel_jpeg(image)
+    print(f"JPEG: {len(data) / 1e6:.1f} MB, {PHOTO_SIZE[0] * PHOTO_SIZE[1] / 1e6:.0f} MP")
+    models = Path(args.models)
+    for name in (DETECTOR_FILE, CLASSIFIER_FILE):
+        print(f"model {name}: {(models / name).stat().st_size / 1e6:.2f} MB")
+    total_mb = sum((models / n).stat().st_size for n in (DETECTOR_FILE, CLASSIFIER_FILE)) / 1e6
+    print(f"models together: {total_mb:.2f} MB (target ≤ 15 MB)")
+
+    start = time.perf_counter()
+    reader = CardReader(models)
+    print(f"model load: {1000 * (time.perf_counter() - start):.0f} ms")
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    for _ in range(2):  # warm-up
+        result = reader.read(data, loose=args.loose)
+    totals, stages = [], {}
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        result = reader.read(data, loose=args.loose)
+        totals.append(1000 * (time.perf_counter() - start))
+        for stage, ms in result.timings_ms.items():
+            stages.setdefault(stage, []).append(ms)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"cards found: {len(result.cards)}, detection size {result.detection_size}, warnings: {result.warnings}")
+    print(f"end to end over {args.runs} runs: median {statistics.median(totals):.0f} ms, "
+          f"p95 {percentile(totals, 95):.0f} ms (target ≤ 300 ms)")
+    for stage, values in stages.items():
+        print(f"  {stage:<9} median {statistics.median(values):6.1f} ms")
+    print(f"peak RSS: {peak:.0f} MB (after model load {rss_before:.0f} MB; target ≤ 500 MB)")
+
+
+if __name__ == "__main__":
+    main()

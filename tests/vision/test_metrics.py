@@ -1,0 +1,63 @@
+"""The evaluation's own mAP and matching code."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from vision.cards import Card, IndexReading
+from vision.evaluation.evaluators import match_rank_boxes
+from vision.evaluation.metrics import (DetectionAccumulator, average_precision, box_iou, per_class_prf,
+                                       worst_confusions)
+
+
+def test_box_iou():
+    iou = box_iou(np.array([[0, 0, 10, 10]]), np.array([[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]]))
+    assert iou[0].tolist() == pytest.approx([1.0, 1 / 3, 0.0])
+
+
+def test_perfect_detections_give_map_1():
+    acc = DetectionAccumulator()
+    gt = np.array([[0, 0, 10, 20], [50, 50, 70, 90]], np.float64)
+    acc.add(gt, np.array([0.9, 0.8]), gt)
+    acc.add(np.zeros((0, 4)), np.zeros(0), np.zeros((0, 4)))
+    assert acc.results()["mAP50"] == pytest.approx(1.0)
+    assert acc.results()["mAP50-95"] == pytest.approx(1.0)
+
+
+def test_shifted_boxes_pass_map50_but_not_strict_thresholds():
+    acc = DetectionAccumulator()
+    gt = np.array([[0, 0, 100, 100]], np.float64)
+    acc.add(gt + [20, 0, 20, 0], np.array([0.9]), gt)  # IoU = 80/120 = 0.667
+    result = acc.results()
+    assert result["mAP50"] == pytest.approx(1.0)
+    assert result["mAP50-95"] == pytest.approx(0.4)  # thresholds 0.50..0.65 of 10
+
+
+def test_false_positive_ranked_first_lowers_ap():
+    tp = np.array([False, True])
+    assert average_precision(tp, np.array([0.9, 0.8]), n_gt=1) == pytest.approx(0.5, abs=0.01)
+    assert average_precision(np.array([True, False]), np.array([0.9, 0.8]), n_gt=1) == pytest.approx(1.0)
+    assert average_precision(np.array([True]), np.array([0.9]), n_gt=2) == pytest.approx(51 / 101, abs=1e-6)
+
+
+def test_per_class_prf_and_confusions():
+    table = per_class_prf(Counter({"A": 3}), Counter({"A": 4, "K": 1}), Counter({"A": 3, "K": 2}))
+    assert table["A"]["precision"] == pytest.approx(0.75) and table["A"]["recall"] == 1.0
+    assert table["K"]["recall"] == 0.0
+    assert worst_confusions(Counter({("A", "A"): 5, ("K", "A"): 2, ("Q", "K"): 1})) == [("K", "A", 2), ("Q", "K", 1)]
+
+
+def card(code: str, *boxes) -> Card:
+    return Card(code, [IndexReading(tuple(map(float, b)), code, 0.9, 0.9) for b in boxes])
+
+
+def test_rank_box_matching_prefers_same_rank_and_reports_misses_and_extras():
+    labels = [{"rank": "K", "box": [0, 0, 100, 150]}, {"rank": "Q", "box": [80, 0, 180, 150]},
+              {"rank": "9", "box": [500, 500, 600, 650]}]
+    cards = [card("QS", (100, 5, 115, 35)),  # inside both K's and Q's box: must go to Q
+             card("KH", (5, 5, 20, 35), (80, 110, 95, 140)),
+             card("AD", (300, 300, 315, 330))]  # outside every label
+    pairs = set(match_rank_boxes(cards, labels))
+    assert pairs == {(0, 1), (1, 0), (2, None), (None, 2)}
