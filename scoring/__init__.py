@@ -1,0 +1,83 @@
+"""Scoring engine for Chinese poker (十三張 / 十三支 / 十三水): cards, rows, rule presets, settlement.
+
+Public API (see docs/architecture.md and docs/scoring-presets.md):
+    settle(round) -> dict                 the settlement ``python -m scoring settle`` prints
+    list_presets() -> dict                preset id -> description, options with defaults, naturals
+    validate_settings(rules, options, players, banker, stakes) -> dict   check a game's settings alone
+    parse_hand(value) -> dict             one player's entry in canonical card codes
+    detect_naturals(cards, rules, options) -> list[dict]
+    ScoringError                          every invalid input (a ValueError with a one-line message)
+    cards.parse_card(text) -> str         "10s" -> "TS"
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from . import cards
+from .errors import ScoringError
+from .games import GAMES, DEFAULT_GAME, game_of
+from .hand_input import hand_to_json, parse_hand_input
+from .naturals import hand_features
+from .rules import describe_presets, resolve_rules
+from .settle import check_banker, check_players
+from .stakes import parse_stakes
+
+__all__ = ["settle", "list_presets", "validate_settings", "parse_hand", "detect_naturals",
+           "ScoringError", "cards"]
+
+
+def settle(round: dict) -> dict:  # noqa: A002 - the documented parameter name
+    """Settle one round (the JSON object of ``python -m scoring settle``); returns the settlement JSON."""
+    return GAMES[game_of(round)](round)
+
+
+def list_presets() -> dict:
+    """Preset id -> title, source, description, options (default, help, choices), naturals, choices made."""
+    return {preset_id: {"game": DEFAULT_GAME, **described}
+            for preset_id, described in describe_presets().items()}
+
+
+def validate_settings(rules: Any, options: Any = None, players: Any = None, banker: Any = None,
+                      stakes: Any = None) -> dict:
+    """Check a game's settings without hands; returns them normalised, or raises ScoringError.
+
+    ``players`` is a list of names (or an object whose keys are the names); left out, only the
+    rules and options are checked.
+    """
+    resolved = resolve_rules(rules, options)
+    names = check_players(players) if players is not None else None
+    result: dict[str, Any] = {"game": DEFAULT_GAME, "rules": resolved.preset, "options": resolved.options,
+                              "mode": "banker" if resolved.banker_mode else "all-pairs"}
+    if names is not None:
+        result["players"] = names
+        result["banker"] = check_banker(resolved, banker, names)
+        result["stakes"] = parse_stakes(stakes, names, result["banker"]).to_json()
+    elif banker is not None or stakes is not None:
+        raise ScoringError("checking the banker or stakes needs the players")
+    return result
+
+
+def parse_hand(value: Any, player: str = "hand") -> dict:
+    """One player's entry (any accepted form) in canonical form: rows and cards as codes like "TS"."""
+    return hand_to_json(parse_hand_input(value, player))
+
+
+def detect_naturals(hand_cards: Any, rules: Any, options: Optional[dict] = None) -> list[dict]:
+    """Naturals a 13-card hand makes under a preset, best first, each with an arrangement when it needs one."""
+    resolved = resolve_rules(rules, options)
+    hand = parse_hand_input(hand_cards, "hand")
+    if hand.cards is None or len(hand.cards) != 13:
+        raise ScoringError("detecting naturals needs the hand's 13 cards")
+    features = hand_features(hand.cards)
+    found = []
+    for natural in resolved.naturals:
+        result = natural.test(features, natural.params)
+        if result is not None:
+            entry: dict[str, Any] = {"id": natural.id, "en": natural.en, "zh": natural.zh,
+                                     "points": natural.points}
+            if result.rows is not None:
+                entry["rows"] = {row: [cards.CODES[card] for card in row_cards]
+                                 for row, row_cards in zip(("front", "middle", "back"), result.rows)}
+            found.append(entry)
+    return found

@@ -1,0 +1,88 @@
+"""Card codes: parsing people's spellings into canonical codes and a compact int encoding.
+
+A card is an int ``rank_index * 4 + suit_index`` (0..51): rank_index 0..12 stands for 2..A and
+suit_index 0..3 for S, H, D, C.  Canonical text codes are rank then suit: ``"TS"``, ``"AH"``.
+"""
+
+from __future__ import annotations
+
+from .errors import ScoringError
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+              "Jack", "Queen", "King", "Ace")
+RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens",
+                "Jacks", "Queens", "Kings", "Aces")
+RANK_SHORT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+_RANK_SPELLINGS = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
+_SUIT_SPELLINGS = {
+    "S": 0, "♠": 0, "♤": 0,
+    "H": 1, "♥": 1, "♡": 1,
+    "D": 2, "♦": 2, "♢": 2,
+    "C": 3, "♣": 3, "♧": 3,
+}
+_VARIATION_SELECTORS = "\ufe0e\ufe0f"
+
+CODES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+CARD_BY_CODE: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+
+
+def _all_spellings() -> dict[str, int]:
+    """Every accepted spelling -> card int, so that the common path is one dict look-up."""
+    table: dict[str, int] = {}
+    for rank_text, rank in _RANK_SPELLINGS.items():
+        for suit_text, suit in _SUIT_SPELLINGS.items():
+            card = rank * 4 + suit
+            for text in (rank_text + suit_text, suit_text + rank_text):
+                table[text] = card
+                table[text.lower()] = card
+    return table
+
+
+_SPELLINGS = _all_spellings()
+
+
+def card_from_text(text: str) -> int:
+    """Card int for one spelling (``"AS"``, ``"10s"``, ``"♠A"``, ``"a♠"``); ScoringError if it is none."""
+    try:
+        return _SPELLINGS[text]
+    except (KeyError, TypeError):  # TypeError: an unhashable value such as a list
+        pass
+    if not isinstance(text, str):
+        raise ScoringError(f"a card must be text like 'AS' or '10♠', not {text!r}")
+    cleaned = text.strip().upper()
+    for selector in _VARIATION_SELECTORS:
+        cleaned = cleaned.replace(selector, "")
+    card = _SPELLINGS.get(cleaned)
+    if card is None:
+        raise ScoringError(
+            f"'{text}' is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit "
+            f"(S H D C or ♠ ♥ ♦ ♣), e.g. 'AS', '10♥'")
+    return card
+
+
+def parse_card(text: str) -> str:
+    """Normalise one card spelling to its canonical code: ``"10s"`` -> ``"TS"``, ``"♠A"`` -> ``"AS"``."""
+    return CODES[card_from_text(text)]
+
+
+def code(card: int) -> str:
+    """Canonical text code of a card int."""
+    return CODES[card]
+
+
+def rank_of(card: int) -> int:
+    """Rank index 0..12 (2..A)."""
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    """Suit index 0..3 (S, H, D, C)."""
+    return card & 3
+
+
+def split_card_text(text: str) -> list[str]:
+    """Split a written row or hand ("AS KS, QS") into card spellings."""
+    return text.replace(",", " ").split()

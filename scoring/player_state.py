@@ -1,0 +1,140 @@
+"""One player's hand under the rules: rows evaluated once, foul check, naturals detected and claimed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .cards import CODES
+from .errors import ScoringError
+from .evaluate import CATEGORIES, RANK_KEY, SUIT_BIT, ONE_SUIT
+from .hand_input import HandInput, Rows
+from .hand_names import describe_en, describe_zh
+from .naturals import hand_features
+from .options import ROWS
+from .rules import NaturalRule, Rules
+
+ROWS_PLAYED, FOULED, NATURAL, SURRENDERED = "rows", "fouled", "natural", "surrendered"
+
+# (strength, id of the zh names table) -> (category id, English, Chinese); a few thousand entries at most.
+_NAMES: dict[tuple[int, int], tuple[str, str, str]] = {}
+
+
+@dataclass(slots=True)
+class PlayerState:
+    name: str
+    status: str
+    strengths: Optional[tuple[int, int, int]] = None
+    values: Optional[tuple[int, int, int]] = None      # points each row collects when it wins
+    rows: Optional[Rows] = None
+    row_json: Optional[list] = None                    # per-row dicts shared by every pair's audit
+    natural: Optional[NaturalRule] = None
+    natural_rows: Optional[Rows] = None
+    detected: tuple = ()
+    foul: Optional[str] = None
+
+
+def _names(strength: int, rules: Rules) -> tuple[str, str, str]:
+    key = (strength, id(rules.names_zh))
+    names = _NAMES.get(key)
+    if names is None:
+        names = (CATEGORIES[strength >> 20], describe_en(strength), describe_zh(strength, rules.names_zh))
+        _NAMES[key] = names
+    return names
+
+
+def _strength5(cards: tuple[int, ...], rules: Rules) -> int:
+    c0, c1, c2, c3, c4 = cards
+    key = RANK_KEY[c0] + RANK_KEY[c1] + RANK_KEY[c2] + RANK_KEY[c3] + RANK_KEY[c4]
+    if (SUIT_BIT[c0] | SUIT_BIT[c1] | SUIT_BIT[c2] | SUIT_BIT[c3] | SUIT_BIT[c4]) in ONE_SUIT:
+        return rules.five_flush[key]
+    return rules.five_plain[key]
+
+
+def _row_json(rows: Rows, strengths: tuple[int, ...], values: tuple[int, ...], rules: Rules) -> list:
+    described = []
+    for row, cards, strength, value in zip(ROWS, rows, strengths, values):
+        category, english, chinese = _names(strength, rules)
+        described.append({"row": row, "cards": [CODES[card] for card in cards], "hand": english,
+                          "hand_zh": chinese, "category": category, "value": value})
+    return described
+
+
+def _foul_reason(strengths: tuple[int, int, int], rules: Rules) -> Optional[str]:
+    front, middle, back = strengths
+    if front >= middle:
+        return (f"the front ({_names(front, rules)[1]}) is not below the middle "
+                f"({_names(middle, rules)[1]})")
+    if middle > back or (rules.strict_order and middle == back):
+        verb = "beats" if middle > back else "ties"
+        return f"the middle ({_names(middle, rules)[1]}) {verb} the back ({_names(back, rules)[1]})"
+    return None
+
+
+def _detect(cards: tuple[int, ...], rules: Rules) -> list[tuple[NaturalRule, object]]:
+    features = hand_features(cards)
+    found = []
+    for natural in rules.naturals:
+        result = natural.test(features, natural.params)
+        if result is not None:
+            found.append((natural, result))
+    return found
+
+
+def _claim(hand: HandInput, found: list, rules: Rules, name: str):
+    """The natural the player claims (or None): the best one unless the hand says otherwise."""
+    wanted = hand.natural
+    if wanted is False:
+        return None
+    if isinstance(wanted, str):
+        for natural, result in found:
+            if natural.id == wanted:
+                return natural, result
+        valid = [natural.id for natural in rules.naturals]
+        if wanted not in valid:
+            raise ScoringError(f"{name}: {wanted!r} is not a natural of these rules; "
+                               f"naturals: {', '.join(valid) or 'none (naturals are off)'}")
+        raise ScoringError(f"{name}: the hand is not {wanted}")
+    if found:
+        return found[0]
+    if wanted is True:
+        raise ScoringError(f"{name}: the hand claims a natural but has none")
+    return None
+
+
+def player_state(name: str, hand: HandInput, rules: Rules) -> PlayerState:
+    """Evaluate one player's hand; ScoringError for a hand that cannot be played under these rules."""
+    if hand.surrender:
+        if not rules.surrender_allowed:
+            raise ScoringError(f"{name}: these rules do not allow surrender (option surrender is off)")
+        return PlayerState(name, SURRENDERED, rows=hand.rows)
+    if hand.natural not in (None, False) and not rules.naturals:
+        raise ScoringError(f"{name}: the hand claims a natural but naturals are off in these rules")
+    found = _detect(hand.cards, rules) if rules.naturals else []
+    claimed = _claim(hand, found, rules, name) if found or hand.natural not in (None, False) else None
+    state = PlayerState(name, ROWS_PLAYED, rows=hand.rows, detected=tuple(n.id for n, _ in found))
+    if hand.rows is not None:
+        front, middle, back = hand.rows
+        c0, c1, c2 = front
+        strengths = (rules.three[RANK_KEY[c0] + RANK_KEY[c1] + RANK_KEY[c2]],
+                     _strength5(middle, rules), _strength5(back, rules))
+        row_values = rules.row_values
+        state.strengths = strengths
+        state.values = (row_values[0][strengths[0] >> 20], row_values[1][strengths[1] >> 20],
+                        row_values[2][strengths[2] >> 20])
+        state.row_json = _row_json(hand.rows, strengths, state.values, rules)
+    if claimed is not None:
+        state.status = NATURAL
+        state.natural, found_result = claimed
+        state.natural_rows = found_result.rows
+        return state
+    if hand.rows is None:
+        raise ScoringError(f"{name}: arrange the 13 cards as 'front / middle / back' "
+                           f"(the hand has no natural to claim)")
+    state.foul = _foul_reason(state.strengths, rules)
+    if state.foul is not None:
+        if rules.foul_rejected:
+            order = "front < middle < back" if rules.strict_order else "front < middle ≤ back"
+            raise ScoringError(f"{name}: {rules.terms['foul']}: {state.foul}; rearrange the hand ({order})")
+        state.status = FOULED
+    return state

@@ -1,0 +1,1 @@
+"""Preset data files (one JSON file per rule set); loaded by scoring.rules."""
