@@ -1,0 +1,91 @@
+"""The whole reader with the shipped models (skipped until models/cards.onnx and cards_cls.onnx exist)."""
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from vision.reader import MODELS_DIR, CardReader
+
+from conftest import REPO, jpeg_with_orientation
+
+SAMPLES = REPO / "sample_images"
+
+
+def sample_layouts() -> list[tuple[Path, dict]]:
+    """Rendered 3/5/5 layouts in sample_images/ with their ground truth (`NAME.json` next to the image)."""
+    found = []
+    for truth_file in sorted(SAMPLES.glob("*.json")):
+        truth = json.loads(truth_file.read_text())
+        if not isinstance(truth, dict) or "rows" not in truth:
+            continue
+        image = next((truth_file.with_suffix(ext) for ext in (".jpg", ".png", ".webp", ".jpeg")
+                      if truth_file.with_suffix(ext).is_file()), None)
+        if image is not None:
+            found.append((image, truth))
+    return found
+
+
+LAYOUTS = sample_layouts()
+
+
+@pytest.fixture(scope="module")
+def reader() -> CardReader:
+    missing = [n for n in ("cards.onnx", "cards_cls.onnx") if not (MODELS_DIR / n).is_file()]
+    if missing:
+        pytest.skip(f"needs the trained reader models; missing {', '.join(missing)} in {MODELS_DIR}")
+    return CardReader(MODELS_DIR)
+
+
+@pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
+@pytest.mark.parametrize("image, truth", LAYOUTS, ids=[p.name for p, _ in LAYOUTS])
+def test_sample_layouts_give_exactly_the_right_rows(reader, image, truth):
+    result = reader.read(image.read_bytes()).to_dict()
+    assert result["rows"] == {row: truth["rows"][row] for row in ("front", "middle", "back")}, result["warnings"]
+
+
+@pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
+def test_exif_rotated_layout_reads_the_same(reader):
+    image_path, truth = LAYOUTS[0]
+    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    # Stored sideways with EXIF orientation 6: the reader must turn it back upright first.
+    stored = cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    result = reader.read(jpeg_with_orientation(stored, 6)).to_dict()
+    assert result["rows"] == {row: truth["rows"][row] for row in ("front", "middle", "back")}
+
+
+@pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
+def test_loose_mode_has_no_rows_and_same_cards(reader):
+    image_path, truth = LAYOUTS[0]
+    data = image_path.read_bytes()
+    loose = reader.read(data, loose=True).to_dict()
+    rows = reader.read(data).to_dict()
+    assert loose["rows"] is None and all(card["row"] is None for card in loose["cards"])
+    assert sorted(c["code"] for c in loose["cards"]) == sorted(c["code"] for c in rows["cards"])
+
+
+@pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
+def test_parallel_reads_agree_with_sequential_reads(reader):
+    datas = [path.read_bytes() for path, _ in LAYOUTS[:4]] * 2
+    sequential = [reader.read(d).to_dict() for d in datas]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(lambda d: reader.read(d).to_dict(), datas))
+    assert parallel == sequential
+
+
+def test_empty_table_gives_no_cards_and_warnings(reader):
+    ok, data = cv2.imencode(".jpg", np.full((900, 1200, 3), (30, 110, 40), np.uint8))
+    result = reader.read(data.tobytes()).to_dict()
+    assert result["cards"] == []
+    assert "expected 13 cards, found 0" in result["warnings"]
+
+
+def test_read_photo_contract_shape(reader):
+    ok, data = cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))
+    result = vision.read_photo(data.tobytes(), loose=True)
+    assert set(result) == {"cards", "rows", "warnings"} and result["rows"] is None
