@@ -1,6 +1,7 @@
 """Index classifier: crops cut with the shared crop rule (vision.crops), one batched ONNX run, softmax."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,9 @@ class IndexClassifier:
         classes = self.session.get_outputs()[0].shape[-1]
         if isinstance(classes, int) and classes != len(CLASS_NAMES):
             raise ModelError(f"classifier {model_path.name} has {classes} outputs, expected {len(CLASS_NAMES)}")
+        recorded = self.session.get_modelmeta().custom_metadata_map.get("classes")
+        if recorded is not None and json.loads(recorded) != CLASS_NAMES:
+            raise ModelError(f"classifier {model_path.name} was trained with another class order than vision.crops")
 
     def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 53) for index boxes (N,4, pixels of `image`)."""
