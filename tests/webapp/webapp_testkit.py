@@ -1,0 +1,61 @@
+"""Helpers for the web app tests: CSRF tokens, a game, a round, sample photos, hands."""
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+
+# Two complete, valid, non-overlapping 13-card hands (front / middle / back), no naturals.
+ANN = "2S 7H 9D / 3C 3D 8S JH KC / 4H 5H 6C 7C 8D"
+BOB = "QS QD 5S / 2H 2D 9C 9H KH / TS TD TH AS AD"
+CY = "2C 3H 5C / 6S 6H 8C 9S KD / JS JD JC 4D 4S"
+DEE = "3S 5D 8H / 7D 7S 4C 6D TC / QC QH KS AC AH"
+
+
+def csrf_token(client, path: str = "/") -> str:
+    html = client.get(path).get_data(as_text=True)
+    match = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert match, f"no CSRF token on {path}"
+    return match.group(1)
+
+
+def jpeg_bytes(width: int = 640, height: int = 480, seed: int = 0) -> bytes:
+    """A real JPEG (random texture, different per seed) that OpenCV and the reader can decode."""
+    rng = np.random.default_rng(seed)
+    image = rng.integers(0, 255, (height // 8, width // 8, 3), dtype=np.uint8)
+    image = cv2.resize(image, (width, height), interpolation=cv2.INTER_NEAREST)
+    ok, buf = cv2.imencode(".jpg", image)
+    assert ok
+    return buf.tobytes()
+
+
+def browser_defaults(preset: str) -> dict[str, str]:
+    """What a browser sends for the preset's ticked-by-default checkboxes."""
+    import scoring
+
+    options = scoring.list_presets()[preset]["options"]
+    return {f"opt-{preset}-{name}": "1" for name, spec in options.items() if spec.get("default") is True}
+
+
+def create_game(client, players=("Ann", "Bob"), preset: str = "2-4", **extra) -> str:
+    """Create a game through the form (as a browser would submit it); returns its token."""
+    form = {"csrf_token": csrf_token(client, "/games/new"), "title": "Test table", "preset": preset, "stake": "1",
+            **browser_defaults(preset)}
+    for i, name in enumerate(players, start=1):
+        form[f"player{i}"] = name
+    form.update(extra)
+    response = client.post("/games/new", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return response.headers["Location"].rstrip("/").split("/g/")[1]
+
+
+def new_round(client, token: str, key: str = "k1") -> int:
+    response = client.post(f"/g/{token}/rounds", data={"csrf_token": csrf_token(client), "create_key": key})
+    assert response.status_code == 303
+    return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+
+
+def enter_rows(client, token: str, number: int, seat: int, rows: str):
+    return client.post(f"/g/{token}/r/{number}/p/{seat}/manual", data={"csrf_token": csrf_token(client), "rows": rows})
+

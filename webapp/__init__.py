@@ -1,0 +1,68 @@
+"""The table web app: Flask application factory."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app; `test_config` replaces environment settings (used by the tests)."""
+    # instance/ holds the SQLite file, the photos and the secret key; tests point it at a tmp dir.
+    instance_path = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("WEBAPP_INSTANCE_PATH")
+    app = Flask(__name__, instance_relative_config=True, instance_path=instance_path and os.path.abspath(instance_path))
+    from webapp import config
+
+    config.load_config(app, test_config)
+
+    from webapp import csrf, db, i18n, templating
+    from webapp.photos import PhotoStore
+
+    db.init_app(app)
+    csrf.init_app(app)
+    i18n.init_app(app)
+    templating.init_app(app)
+    app.extensions["webapp.photos"] = PhotoStore(app.config["PHOTO_DIR"])
+
+    from webapp.views import api, games, health, home, rounds
+
+    for module in (home, games, rounds, api, health):
+        app.register_blueprint(module.bp)
+
+    _register_error_pages(app)
+    _add_security_headers(app)
+    return app
+
+
+def _wants_json() -> bool:
+    return (request.path.startswith("/api/") or request.path == "/healthz"
+            or request.accept_mimetypes.best == "application/json"
+            or request.headers.get("X-Requested-With") == "fetch")
+
+
+def _register_error_pages(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException):  # type: ignore[no-untyped-def]
+        message = err.description or err.name
+        if err.code == 413:
+            limit = app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+            message = f"The upload is too large; the limit is {limit} MB."
+        if _wants_json():
+            return jsonify(error=message, status=err.code), err.code
+        return render_template("error.html", code=err.code, message=message), err.code
+
+
+def _add_security_headers(app: Flask) -> None:
+    @app.after_request
+    def _headers(response):  # type: ignore[no-untyped-def]
+        # Everything is served by the app itself: no CDN, no inline scripts from elsewhere.
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; "
+            "style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+        )
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")  # game links stay private
+        return response

@@ -1,0 +1,151 @@
+"""English / 繁體中文 / 简体中文 labels: a small dictionary, no gettext machinery."""
+from __future__ import annotations
+
+from flask import Flask, request, session
+
+LANGUAGES = {"en": "English", "zh-Hant": "繁體中文", "zh-Hans": "简体中文"}
+DEFAULT_LANGUAGE = "en"
+
+# Each entry: English, Traditional, Simplified.
+_LABELS: dict[str, tuple[str, str, str]] = {
+    "app_title": ("Table scorer", "十三張計分", "十三张计分"),
+    "new_game": ("New game", "新牌局", "新牌局"),
+    "your_games": ("Your games", "你的牌局", "你的牌局"),
+    "no_games": ("No games on this device yet.", "這部裝置還沒有牌局。", "这部设备还没有牌局。"),
+    "title": ("Name of the game", "牌局名稱", "牌局名称"),
+    "players": ("Players", "玩家", "玩家"),
+    "player": ("Player", "玩家", "玩家"),
+    "player_n": ("Player {n}", "玩家 {n}", "玩家 {n}"),
+    "rules": ("Rules", "規則", "规则"),
+    "options": ("Options", "選項", "选项"),
+    "stake": ("Stake per point", "每點注額", "每点注额"),
+    "pair_stakes": ("Per-pair stakes (optional)", "個別對局注額（可選）", "个别对局注额（可选）"),
+    "pair_stakes_help": ("One per line: Ann-Bob=2", "每行一項：Ann-Bob=2", "每行一项：Ann-Bob=2"),
+    "banker": ("Banker", "莊家", "庄家"),
+    "rotate_banker": ("Rotate the banker each round", "每局輪流坐莊", "每局轮流坐庄"),
+    "pin": ("PIN (optional)", "密碼（可選）", "密码（可选）"),
+    "pin_prompt": ("This game is protected by a PIN.", "此牌局需要密碼。", "此牌局需要密码。"),
+    "unlock": ("Open", "進入", "进入"),
+    "wrong_pin": ("Wrong PIN.", "密碼錯誤。", "密码错误。"),
+    "create": ("Create game", "建立牌局", "建立牌局"),
+    "share_link": ("Share this link with the table", "把此連結分享給同桌", "把此链接分享给同桌"),
+    "rounds": ("Rounds", "各局", "各局"),
+    "round": ("Round", "第幾局", "第几局"),
+    "round_n": ("Round {n}", "第 {n} 局", "第 {n} 局"),
+    "new_round": ("New round", "新一局", "新一局"),
+    "open": ("open", "進行中", "进行中"),
+    "settled": ("settled", "已結算", "已结算"),
+    "standings": ("Standings", "積分走勢", "积分走势"),
+    "totals": ("Running totals", "累計", "累计"),
+    "points": ("Points", "點數", "点数"),
+    "money": ("Money", "金額", "金额"),
+    "photo": ("Photo", "拍照", "拍照"),
+    "take_photo": ("Take or choose a photo", "拍照或選擇相片", "拍照或选择相片"),
+    "live_camera": ("Live camera", "即時鏡頭", "实时镜头"),
+    "capture": ("Capture", "拍攝", "拍摄"),
+    "webcam": ("Overhead webcam", "桌上鏡頭", "桌上镜头"),
+    "webcam_shot": ("Take a shot with the table camera", "用桌上鏡頭拍攝", "用桌上镜头拍摄"),
+    "manual": ("Type or tap cards", "輸入或點選牌", "输入或点选牌"),
+    "manual_help": ("Front / middle / back, e.g. AS KS QS / … / …", "頭道 / 中道 / 尾道，例如 AS KS QS / … / …",
+                    "头道 / 中道 / 尾道，例如 AS KS QS / … / …"),
+    "save": ("Save", "儲存", "保存"),
+    "surrender": ("Surrender", "投降", "投降"),
+    "declare_natural": ("Declare a natural", "報到", "报到"),
+    "natural_declared": ("natural declared", "已報到", "已报到"),
+    "waiting": ("waiting for cards", "等待輸入", "等待输入"),
+    "surrendered": ("surrendered", "已投降", "已投降"),
+    "review": ("Review", "檢查", "检查"),
+    "front": ("Front", "頭道", "头道"),
+    "middle": ("Middle", "中道", "中道"),
+    "back": ("Back", "尾道", "尾道"),
+    "swap": ("Swap", "對調", "对调"),
+    "tap_to_fix": ("Tap a card to fix it, then tap the right one below.", "點一張牌，再在下面點正確的牌。",
+                   "点一张牌，再在下面点正确的牌。"),
+    "warnings": ("Warnings", "警告", "警告"),
+    "settle": ("Settle round", "結算", "结算"),
+    "settle_blocked": ("Every hand needs 13 valid cards (or a surrender) before settling.",
+                       "每位玩家都要有 13 張有效的牌（或投降）才能結算。", "每位玩家都要有 13 张有效的牌（或投降）才能结算。"),
+    "settlement": ("Settlement", "結算", "结算"),
+    "reopen": ("Re-open to correct", "重開以更正", "重开以更正"),
+    "history": ("History", "紀錄", "记录"),
+    "changes": ("Changes", "更改紀錄", "更改记录"),
+    "export_csv": ("Export CSV", "匯出 CSV", "导出 CSV"),
+    "export_json": ("Export JSON", "匯出 JSON", "导出 JSON"),
+    "reading": ("Reading the cards…", "正在讀牌…", "正在读牌…"),
+    "uploading": ("Uploading…", "上傳中…", "上传中…"),
+    "pair": ("Pair", "對局", "对局"),
+    "row": ("Row", "道", "道"),
+    "winner": ("Winner", "勝方", "胜方"),
+    "net": ("Net", "淨額", "净额"),
+    "game": ("Game", "牌局", "牌局"),
+    "back_to_game": ("Back to the game", "返回牌局", "返回牌局"),
+    "language": ("Language", "語言", "语言"),
+    "api": ("API", "API", "API"),
+    "confidence": ("confidence", "信心", "信心"),
+    "cards_read": ("{n} cards read", "讀到 {n} 張牌", "读到 {n} 张牌"),
+    "cancel": ("Cancel", "取消", "取消"),
+    "rows_for": ("Rows of {name}", "{name} 的牌", "{name} 的牌"),
+    "none_yet": ("No rounds yet.", "還沒有牌局紀錄。", "还没有牌局记录。"),
+}
+
+# Preset names as players at the table know them.
+PRESET_NAMES: dict[str, tuple[str, str, str]] = {
+    "hk": ("Hong Kong (banker)", "香港玩法（坐莊）", "香港玩法（坐庄）"),
+    "taiwan-banker": ("Taiwanese banker", "台式坐莊", "台式坐庄"),
+    "points": ("Points (特殊加分)", "計分玩法", "计分玩法"),
+    "taiwan": ("Taiwanese", "台灣玩法", "台湾玩法"),
+    "fujian": ("Fujian 十三水", "福建十三水", "福建十三水"),
+    "2-4": ("2-4 method", "2-4 計分", "2-4 计分"),
+    "1-6": ("1-6 method", "1-6 計分", "1-6 计分"),
+}
+
+# Traditional <-> Simplified for the characters that occur in hand and bonus names.
+_T2S = dict(zip(
+    "對條順葫蘆鐵烏龍兩張壘殺槍報雜點頭後過靑龍隻鬥筒無贏輸寶勝張莊數與萬個樣這裡說紅現實門開關邊戲",
+    "对条顺葫芦铁乌龙两张垒杀枪报杂点头后过青龙只斗筒无赢输宝胜张庄数与万个样这里说红现实门开关边戏",
+))
+_S2T = {s: t for t, s in _T2S.items()}
+
+
+def to_simplified(text: str) -> str:
+    return "".join(_T2S.get(ch, ch) for ch in text)
+
+
+def to_traditional(text: str) -> str:
+    return "".join(_S2T.get(ch, ch) for ch in text)
+
+
+def current_language() -> str:
+    lang = session.get("lang") or ""
+    if lang in LANGUAGES:
+        return lang
+    best = request.accept_languages.best_match(["en", "zh-TW", "zh-HK", "zh-CN", "zh"]) or "en"
+    return {"zh-TW": "zh-Hant", "zh-HK": "zh-Hant", "zh-CN": "zh-Hans", "zh": "zh-Hant"}.get(best, "en")
+
+
+def _index(lang: str) -> int:
+    return {"en": 0, "zh-Hant": 1, "zh-Hans": 2}.get(lang, 0)
+
+
+def translate(key: str, **values: object) -> str:
+    entry = _LABELS.get(key)
+    text = entry[_index(current_language())] if entry else key
+    return text.format(**values) if values else text
+
+
+def preset_label(name: str) -> str:
+    entry = PRESET_NAMES.get(name)
+    return entry[_index(current_language())] if entry else name
+
+
+def chinese(text: str) -> str:
+    """A Chinese name from `scoring` in the script the reader chose (both scripts when English)."""
+    return to_simplified(text) if current_language() == "zh-Hans" else to_traditional(text)
+
+
+def init_app(app: Flask) -> None:
+    from webapp.rules import option_text
+
+    app.jinja_env.globals.update(
+        option_text=option_text, _=translate, preset_label=preset_label, zh=chinese, LANGUAGES=LANGUAGES, current_language=current_language
+    )

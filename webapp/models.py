@@ -1,0 +1,161 @@
+"""Tables: games, their players, rounds, each player's hand in a round, photos, uploads, events."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: DateTime(timezone=True)}
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("token", name="uq_games_token"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # The unguessable part of the game's link: knowing it is what grants access.
+    token: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(100))
+    preset: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # Money is kept as decimal text so no float rounding creeps into settlements.
+    stake: Mapped[str] = mapped_column(String(32), default="1")
+    # [{"players": [a, b], "per_point": "2"}], the shape scoring reads.
+    pair_stakes: Mapped[list[Any]] = mapped_column(default=list)
+    banker_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rotate_banker: Mapped[bool] = mapped_column(default=False)
+    pin_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def player_names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_players_game_seat"),
+        UniqueConstraint("game_id", "name", name="uq_players_game_name"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Round(Base):
+    __tablename__ = "rounds"
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", name="uq_rounds_game_number"),
+        # A resubmitted "new round" form or API call carries the same key: one round, not two.
+        UniqueConstraint("game_id", "create_key", name="uq_rounds_game_create_key"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    create_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open | settled
+    banker: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    revision: Mapped[int] = mapped_column(default=0)  # how many times it has been settled
+    settlement: Mapped[dict[str, Any] | None] = mapped_column(nullable=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    settled_at: Mapped[datetime | None] = mapped_column(nullable=True)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="Hand.seat"
+    )
+    events: Mapped[list[RoundEvent]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="RoundEvent.id"
+    )
+    uploads: Mapped[list[Upload]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="Upload.id"
+    )
+
+
+class Photo(Base):
+    """A stored image, addressed by the sha256 of its bytes (the file lives under PHOTO_DIR)."""
+
+    __tablename__ = "photos"
+
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    content_type: Mapped[str] = mapped_column(String(40))
+    size: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Upload(Base):
+    """Every photo ever submitted for a hand; nothing is overwritten, so nothing is lost."""
+
+    __tablename__ = "uploads"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    player: Mapped[str] = mapped_column(String(40))
+    photo_sha256: Mapped[str] = mapped_column(ForeignKey("photos.sha256"), index=True)
+    source: Mapped[str] = mapped_column(String(16))  # photo | camera | webcam | api
+    reading: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    round: Mapped[Round] = relationship(back_populates="uploads")
+
+
+class Hand(Base):
+    """One player's cards in one round, as last read or corrected."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("round_id", "player", name="uq_hands_round_player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    player: Mapped[str] = mapped_column(String(40))
+    state: Mapped[str] = mapped_column(String(16), default="empty")  # empty | cards | surrender
+    front: Mapped[list[Any]] = mapped_column(default=list)
+    middle: Mapped[list[Any]] = mapped_column(default=list)
+    back: Mapped[list[Any]] = mapped_column(default=list)
+    declared_natural: Mapped[bool] = mapped_column(default=False)
+    source: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    upload_id: Mapped[int | None] = mapped_column(ForeignKey("uploads.id"), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    round: Mapped[Round] = relationship(back_populates="hands")
+    upload: Mapped[Upload | None] = relationship()
+
+    def rows(self) -> dict[str, list[str]]:
+        return {"front": list(self.front), "middle": list(self.middle), "back": list(self.back)}
+
+
+class RoundEvent(Base):
+    """The audit trail: readings, corrections, swaps, settlements and re-openings."""
+
+    __tablename__ = "round_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    player: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    round: Mapped[Round] = relationship(back_populates="events")

@@ -1,0 +1,86 @@
+"""Everything the web app asks of the `vision` package goes through here."""
+from __future__ import annotations
+
+from typing import Any
+
+from webapp.photos import UploadRejected, sniff_content_type
+
+ROWS = ("front", "middle", "back")
+LOW_CONFIDENCE = 0.6  # below this a card is flagged for the table to check
+
+
+class ReaderUnavailable(RuntimeError):
+    """The reader's model is missing or broken: the photo is kept and cards are entered by hand."""
+
+
+def read(data: bytes, *, loose: bool = False) -> dict[str, Any]:
+    """vision.read_photo's JSON for the photo; bad photos raise UploadRejected (4xx)."""
+    sniff_content_type(data)  # cheap refusal of non-images before any decoding
+    try:
+        import vision
+        from vision.errors import ImageError, ImageTooLarge, NotAnImage
+    except ImportError as err:  # pragma: no cover - the package ships with the app
+        raise ReaderUnavailable(f"the card reader cannot be loaded ({err})") from err
+    read_photo = getattr(vision, "read_photo", None)
+    if read_photo is None:
+        _check_decodes(data)
+        raise ReaderUnavailable("the card reader is not installed")
+    try:
+        return read_photo(data, loose=loose)
+    except ImageTooLarge as err:
+        raise UploadRejected(f"Photo refused: {err}", 413) from err
+    except NotAnImage as err:
+        raise UploadRejected(f"Photo refused: {err}", 415) from err
+    except ImageError as err:
+        raise UploadRejected(f"Photo refused: {err}", 400) from err
+    except (RuntimeError, OSError) as err:  # vision.ModelError and missing model files
+        _check_decodes(data)
+        raise ReaderUnavailable(f"the card reader failed ({err})") from err
+
+
+def _check_decodes(data: bytes) -> None:
+    """When the reader cannot judge the photo, at least make sure OpenCV can decode it."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    if image is None:
+        raise UploadRejected("Photo refused: the image is damaged or truncated.", 400)
+
+
+def _first(mapping: dict[str, Any], *keys: str, default: Any = None) -> Any:
+    for key in keys:
+        if key in mapping and mapping[key] is not None:
+            return mapping[key]
+    return default
+
+
+def summarise(reading: dict[str, Any]) -> dict[str, Any]:
+    """The reader's JSON reduced to what the review screen draws: rows, boxes, warnings, size."""
+    cards = []
+    for card in reading.get("cards") or []:
+        if not isinstance(card, dict):
+            continue
+        box = _first(card, "box", "bbox", "xyxy")
+        cards.append({
+            "code": str(_first(card, "code", "card", "label", default="?")),
+            "box": [float(v) for v in box][:4] if isinstance(box, (list, tuple)) and len(box) >= 4 else None,
+            "confidence": float(_first(card, "confidence", "score", "conf", default=1.0)),
+            "row": _first(card, "row"),
+        })
+    rows_in = reading.get("rows") or {}
+    rows: dict[str, list[str]] = {}
+    for row in ROWS:
+        value = rows_in.get(row) if isinstance(rows_in, dict) else None
+        items = value if isinstance(value, list) else []
+        rows[row] = [str(_first(v, "code", "card") if isinstance(v, dict) else v) for v in items]
+    warnings = []
+    for w in reading.get("warnings") or []:
+        warnings.append(str(_first(w, "message", "text", default=w)) if isinstance(w, dict) else str(w))
+    size = None
+    image = reading.get("image")
+    if isinstance(image, dict) and "width" in image and "height" in image:
+        size = [int(image["width"]), int(image["height"])]
+    elif "width" in reading and "height" in reading:
+        size = [int(reading["width"]), int(reading["height"])]
+    return {"cards": cards, "rows": rows, "warnings": warnings, "size": size}

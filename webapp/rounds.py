@@ -1,0 +1,388 @@
+"""Rounds: creation, each player's hand (photo, webcam, manual, surrender, natural), corrections,
+warnings, settlement and re-opening. Every change leaves a RoundEvent."""
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from webapp import reader, rules
+from webapp.games import banker_for_round
+from webapp.models import Game, Hand, Photo, Round, RoundEvent, Upload
+from webapp.photos import PhotoStore, UploadRejected, sniff_content_type
+
+ROWS = ("front", "middle", "back")
+ROW_SIZES = {"front": 3, "middle": 5, "back": 5}
+
+
+class RoundError(ValueError):
+    """A request the round cannot accept (settled round, unknown player, bad cards); `status` is HTTP."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# ---------------------------------------------------------------- loading
+
+def find_round(session: Session, game: Game, number: int) -> Round | None:
+    return session.scalars(
+        select(Round).where(Round.game_id == game.id, Round.number == number)
+        .options(selectinload(Round.hands), selectinload(Round.events), selectinload(Round.uploads))
+    ).first()
+
+
+def _locked_round(session: Session, round_id: int) -> Round:
+    """The round row locked for this transaction (PostgreSQL row lock; SQLite is already serialised)."""
+    rnd = session.scalars(
+        select(Round).where(Round.id == round_id).with_for_update().execution_options(populate_existing=True)
+    ).one()
+    return rnd
+
+
+def _locked_hand(session: Session, rnd: Round, player: str) -> Hand:
+    hand = session.scalars(
+        select(Hand).where(Hand.round_id == rnd.id, Hand.player == player)
+        .with_for_update().execution_options(populate_existing=True)
+    ).first()
+    if hand is None:
+        raise RoundError(f"'{player}' is not a player in this game.", 404)
+    return hand
+
+
+def _require_open(rnd: Round) -> None:
+    if rnd.status != "open":
+        raise RoundError("This round is settled; re-open it before changing anything.", 409)
+
+
+def _event(session: Session, rnd: Round, kind: str, player: str | None = None, **detail: Any) -> None:
+    session.add(RoundEvent(round_id=rnd.id, kind=kind, player=player, detail=detail))
+
+
+# ---------------------------------------------------------------- creation
+
+def new_round(session: Session, game: Game, create_key: str | None = None) -> tuple[Round, bool]:
+    """A new open round with an empty hand per player; (round, created).
+
+    The same `create_key` always yields the same round, so a double-submitted form or a retried
+    API call cannot make two rounds; the numbering race is settled by the unique constraint."""
+    create_key = (create_key or "").strip()[:64] or None
+    for _attempt in range(5):
+        if create_key:
+            existing = session.scalars(
+                select(Round).where(Round.game_id == game.id, Round.create_key == create_key)
+            ).first()
+            if existing is not None:
+                session.commit()
+                return existing, False
+        number = (session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id)) or 0) + 1
+        rnd = Round(game_id=game.id, number=number, create_key=create_key, status="open",
+                    banker=banker_for_round(game, number), revision=0,
+                    hands=[Hand(seat=p.seat, player=p.name, state="empty", front=[], middle=[], back=[])
+                           for p in game.players])
+        session.add(rnd)
+        try:
+            session.flush()
+            _event(session, rnd, "create")
+            session.commit()
+            return rnd, True
+        except IntegrityError:
+            session.rollback()
+    raise RoundError("Could not create the round (too many at once); try again.", 409)
+
+
+# ---------------------------------------------------------------- hands
+
+def parse_rows(text: str) -> dict[str, list[str]]:
+    """'AS KS QS / 2C 2D 9H 9S 4C / …' (or 13 codes in order) -> rows of normalised codes."""
+    text = text.replace(",", " ").strip()
+    parts = [p.split() for p in text.split("/")] if "/" in text else None
+    if parts is None:
+        codes = text.split()
+        if len(codes) != 13:
+            raise RoundError(f"Expected 13 cards (front 3 / middle 5 / back 5), got {len(codes)}.")
+        parts = [codes[:3], codes[3:8], codes[8:]]
+    if len(parts) != 3:
+        raise RoundError("Write three rows separated by '/': front / middle / back.")
+    rows: dict[str, list[str]] = {}
+    for row, codes in zip(ROWS, parts):
+        if len(codes) != ROW_SIZES[row]:
+            raise RoundError(f"The {row} row needs {ROW_SIZES[row]} cards, got {len(codes)}.")
+        rows[row] = [normalise(code) for code in codes]
+    return rows
+
+
+def normalise(code: str) -> str:
+    try:
+        return rules.normalise_card(code)
+    except (rules.ScoringError, ValueError) as err:
+        raise RoundError(f"'{code}' is not a card: {err}") from err
+
+
+def set_manual(session: Session, rnd: Round, player: str, rows: dict[str, list[str]]) -> Hand:
+    rnd = _locked_round(session, rnd.id)
+    _require_open(rnd)
+    hand = _locked_hand(session, rnd, player)
+    before = hand.rows() if hand.state == "cards" else None
+    hand.state, hand.source, hand.upload_id = "cards", "manual", None
+    hand.front, hand.middle, hand.back = rows["front"], rows["middle"], rows["back"]
+    _event(session, rnd, "manual", player, before=before, after=rows)
+    session.commit()
+    return hand
+
+
+def set_surrender(session: Session, rnd: Round, player: str, surrender: bool = True) -> Hand:
+    rnd = _locked_round(session, rnd.id)
+    _require_open(rnd)
+    hand = _locked_hand(session, rnd, player)
+    if surrender:
+        hand.state = "surrender"
+    else:
+        hand.state = "cards" if hand.front or hand.middle or hand.back else "empty"
+    _event(session, rnd, "surrender" if surrender else "unsurrender", player)
+    session.commit()
+    return hand
+
+
+def set_natural(session: Session, rnd: Round, player: str, declared: bool) -> Hand:
+    rnd = _locked_round(session, rnd.id)
+    _require_open(rnd)
+    hand = _locked_hand(session, rnd, player)
+    hand.declared_natural = declared
+    _event(session, rnd, "natural", player, declared=declared)
+    session.commit()
+    return hand
+
+
+def correct_card(session: Session, rnd: Round, player: str, row: str, index: int, code: str) -> Hand:
+    if row not in ROWS:
+        raise RoundError(f"Unknown row '{row}'; use front, middle or back.")
+    new_code = normalise(code)
+    rnd = _locked_round(session, rnd.id)
+    _require_open(rnd)
+    hand = _locked_hand(session, rnd, player)
+    cards = list(getattr(hand, row))
+    if index == len(cards) and len(cards) < ROW_SIZES[row]:
+        cards.append(new_code)  # filling a card the reader missed
+        old = None
+    elif 0 <= index < len(cards):
+        old, cards[index] = cards[index], new_code
+    else:
+        raise RoundError(f"The {row} row has no card number {index + 1}.")
+    setattr(hand, row, cards)
+    hand.state = "cards"
+    _event(session, rnd, "correct", player, row=row, index=index, before=old, after=new_code)
+    session.commit()
+    return hand
+
+
+def remove_card(session: Session, rnd: Round, player: str, row: str, index: int) -> Hand:
+    if row not in ROWS:
+        raise RoundError(f"Unknown row '{row}'; use front, middle or back.")
+    rnd = _locked_round(session, rnd.id)
+    _require_open(rnd)
+    hand = _locked_hand(session, rnd, player)
+    cards = list(getattr(hand, row))
+    if not 0 <= index < len(cards):
+        raise RoundError(f"The {row} row has no card number {index + 1}.")
+    old = cards.pop(index)
+    setattr(hand, row, cards)
+    _event(session, rnd, "remove", player, row=row, index=index, before=old)
+    session.commit()
+    return hand
+
+
+def swap_rows(session: Session, rnd: Round, player: str, first: str, second: str) -> Hand:
+    if first not in ROWS or second not in ROWS or first == second:
+        raise RoundError("Choose two different rows to swap (front, middle, back).")
+    rnd = _locked_round(session, rnd.id)
+    _require_open(rnd)
+    hand = _locked_hand(session, rnd, player)
+    a, b = list(getattr(hand, first)), list(getattr(hand, second))
+    setattr(hand, first, b)
+    setattr(hand, second, a)
+    _event(session, rnd, "swap", player, rows=[first, second])
+    session.commit()
+    return hand
+
+
+def _insert_photo_once(session: Session, sha: str, content_type: str, size: int) -> None:
+    """Insert the photo row unless it exists (two phones may send the very same bytes at once)."""
+    dialect = session.get_bind().dialect.name
+    values = {"sha256": sha, "content_type": content_type, "size": size, "created_at": datetime.now(timezone.utc)}
+    if dialect == "postgresql":
+        stmt = postgresql.insert(Photo).values(**values).on_conflict_do_nothing()
+    elif dialect == "sqlite":
+        stmt = sqlite.insert(Photo).values(**values).on_conflict_do_nothing()
+    else:  # other databases: check, then insert (a rare race would fail loudly, not silently)
+        if session.get(Photo, sha) is None:
+            session.add(Photo(**values))
+        return
+    session.execute(stmt)
+
+
+def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data: bytes, *,
+              source: str = "photo", loose: bool = False) -> tuple[Hand, dict[str, Any]]:
+    """Read a photo of one player's rows and make it that player's hand; (hand, vision's JSON).
+
+    The slow reading happens outside any transaction so four phones can upload at once; the
+    photo is stored only after the reader accepted it."""
+    if player not in {h.player for h in rnd.hands}:
+        raise RoundError(f"'{player}' is not a player in this game.", 404)
+    _require_open(rnd)
+    round_id = rnd.id
+    content_type = sniff_content_type(data)
+    session.commit()  # end the read transaction: no lock is held while reading
+    try:
+        reading = reader.read(data, loose=loose)
+    except reader.ReaderUnavailable as err:
+        reading = {"cards": [], "rows": {r: [] for r in ROWS},
+                   "warnings": [f"{err}; enter or correct the cards by hand."]}
+    summary = reader.summarise(reading)
+    sha = store.save(data, content_type)
+    rnd = _locked_round(session, round_id)
+    _require_open(rnd)
+    _insert_photo_once(session, sha, content_type, len(data))
+    upload = Upload(round_id=rnd.id, player=player, photo_sha256=sha, source=source, reading=reading)
+    session.add(upload)
+    session.flush()
+    hand = _locked_hand(session, rnd, player)
+    hand.front, hand.middle, hand.back = (summary["rows"][r] for r in ROWS)
+    hand.state, hand.source, hand.upload_id = "cards", source, upload.id
+    _event(session, rnd, "read", player, upload=upload.id, photo=sha, source=source,
+           cards=sum(len(summary["rows"][r]) for r in ROWS))
+    session.commit()
+    return hand, reading
+
+
+# ---------------------------------------------------------------- review
+
+def hand_warnings(rnd: Round) -> dict[str, list[dict[str, str]]]:
+    """Per player: what stops settling ('error') and what deserves a look ('warn')."""
+    out: dict[str, list[dict[str, str]]] = {h.player: [] for h in rnd.hands}
+    owners: dict[str, list[str]] = {}
+    for hand in rnd.hands:
+        if hand.state != "cards":
+            continue
+        for row in ROWS:
+            for code in getattr(hand, row):
+                owners.setdefault(code, []).append(hand.player)
+    for hand in rnd.hands:
+        notes = out[hand.player]
+        if hand.state == "empty":
+            notes.append({"level": "error", "text": "No cards yet."})
+            continue
+        if hand.state == "surrender":
+            continue
+        for row in ROWS:
+            have = len(getattr(hand, row))
+            if have < ROW_SIZES[row]:
+                notes.append({"level": "error",
+                              "text": f"{row.capitalize()} row: {ROW_SIZES[row] - have} card(s) missing."})
+            elif have > ROW_SIZES[row]:
+                notes.append({"level": "error",
+                              "text": f"{row.capitalize()} row: {have - ROW_SIZES[row]} card(s) too many."})
+        codes = [c for row in ROWS for c in getattr(hand, row)]
+        for code in sorted(c for c in set(codes) if not _valid(c)):
+            notes.append({"level": "error", "text": f"'{code}' is not a card; tap it to correct it."})
+        for code, count in sorted(Counter(codes).items()):
+            if count > 1:
+                notes.append({"level": "error", "text": f"{code} appears {count} times in this hand."})
+        for code in sorted(set(codes)):
+            others = sorted(set(p for p in owners.get(code, []) if p != hand.player))
+            if others:
+                notes.append({"level": "error", "text": f"{code} was also read for {', '.join(others)}."})
+        if hand.upload is not None:
+            summary = reader.summarise(hand.upload.reading)
+            for card in summary["cards"]:
+                if card["confidence"] < reader.LOW_CONFIDENCE and card["code"] in codes:
+                    notes.append({"level": "warn",
+                                  "text": f"{card['code']} was read with low confidence ({card['confidence']:.0%})."})
+            for text in summary["warnings"]:
+                notes.append({"level": "warn", "text": text})
+    return out
+
+
+def _valid(code: str) -> bool:
+    try:
+        return rules.normalise_card(code) == code
+    except (rules.ScoringError, ValueError):
+        return False
+
+
+def ready_to_settle(rnd: Round) -> bool:
+    warnings = hand_warnings(rnd)
+    return all(not any(n["level"] == "error" for n in notes) for notes in warnings.values())
+
+
+def round_input(game: Game, rnd: Round) -> dict[str, Any]:
+    hands = [{"player": h.player, "state": h.state, "front": h.front, "middle": h.middle, "back": h.back,
+              "natural": h.declared_natural} for h in rnd.hands]
+    return rules.round_json(game.preset, game.options, hands, rnd.banker, game.stake, game.pair_stakes)
+
+
+# ---------------------------------------------------------------- settling
+
+def settle(session: Session, game: Game, rnd: Round) -> tuple[Round, bool]:
+    """Settle with scoring; (round, newly_settled). Settling a settled round changes nothing,
+    so a double-submitted form cannot record two settlements."""
+    rnd = _locked_round(session, rnd.id)
+    if rnd.status == "settled":
+        session.commit()
+        return rnd, False
+    # Re-read every hand inside the lock: another phone may have changed one a moment ago.
+    session.scalars(select(Hand).where(Hand.round_id == rnd.id).execution_options(populate_existing=True)).all()
+    if not ready_to_settle(rnd):
+        raise RoundError("Every hand needs 13 valid cards (or a surrender) before settling.", 409)
+    round_data = round_input(game, rnd)
+    try:
+        result = rules.settle(round_data)
+    except rules.ScoringError as err:
+        raise RoundError(str(err), 422) from err
+    previous = rnd.settlement
+    rnd.status, rnd.settlement = "settled", result
+    rnd.revision += 1
+    rnd.settled_at = datetime.now(timezone.utc)
+    _event(session, rnd, "settle", revision=rnd.revision, net=result.get("net"), money=result.get("money"),
+           previous_net=(previous or {}).get("net"))
+    session.commit()
+    return rnd, True
+
+
+def reopen(session: Session, rnd: Round) -> Round:
+    rnd = _locked_round(session, rnd.id)
+    if rnd.status != "settled":
+        session.commit()
+        return rnd
+    rnd.status = "open"
+    _event(session, rnd, "reopen", revision=rnd.revision, net=(rnd.settlement or {}).get("net"))
+    session.commit()
+    return rnd
+
+
+# ---------------------------------------------------------------- JSON views
+
+def hand_json(hand: Hand) -> dict[str, Any]:
+    return {"player": hand.player, "state": hand.state, "front": hand.front, "middle": hand.middle,
+            "back": hand.back, "natural": hand.declared_natural, "source": hand.source,
+            "photo": hand.upload.photo_sha256 if hand.upload else None}
+
+
+def round_json(rnd: Round) -> dict[str, Any]:
+    warnings = hand_warnings(rnd)
+    return {
+        "number": rnd.number, "status": rnd.status, "banker": rnd.banker, "revision": rnd.revision,
+        "hands": [hand_json(h) | {"warnings": warnings[h.player]} for h in rnd.hands],
+        "ready": ready_to_settle(rnd), "settlement": rnd.settlement,
+        "uploads": [{"id": u.id, "player": u.player, "photo": u.photo_sha256, "source": u.source,
+                     "created_at": u.created_at.isoformat()} for u in rnd.uploads],
+        "events": [{"kind": e.kind, "player": e.player, "detail": e.detail, "at": e.created_at.isoformat()}
+                   for e in rnd.events],
+        "created_at": rnd.created_at.isoformat(),
+        "settled_at": rnd.settled_at.isoformat() if rnd.settled_at else None,
+    }

@@ -1,0 +1,153 @@
+"""Everything the web app asks of the `scoring` package goes through here."""
+from __future__ import annotations
+
+import json
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import scoring
+
+ScoringError = scoring.ScoringError
+ROWS = ("front", "middle", "back")
+
+
+def presets() -> dict[str, dict[str, Any]]:
+    """Preset name -> {"description", "options": {name: default}, "banker": bool, "raw": scoring's entry}."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, info in scoring.list_presets().items():
+        info = info if isinstance(info, dict) else {"description": str(info)}
+        options: dict[str, Any] = {}
+        for opt, spec in (info.get("options") or {}).items():
+            options[opt] = spec.get("default") if isinstance(spec, dict) and "default" in spec else spec
+        out[name] = {
+            "title": str(info.get("title", name)),
+            "title_zh": str(info.get("title_zh", "")),
+            "description": str(info.get("description", "")),
+            "option_choices": {
+                opt: list(spec.get("choices") or []) if isinstance(spec, dict) else []
+                for opt, spec in (info.get("options") or {}).items()
+            },
+            "options": options,
+            "option_help": {
+                opt: (spec.get("description") or spec.get("help") or "") if isinstance(spec, dict) else ""
+                for opt, spec in (info.get("options") or {}).items()
+            },
+            "banker": _is_banker_mode(info, options),
+        }
+    return out
+
+
+def _is_banker_mode(info: dict[str, Any], options: dict[str, Any]) -> bool:
+    for key in ("banker", "banker_mode"):
+        if isinstance(info.get(key), bool):
+            return info[key]
+    mode = info.get("mode", options.get("mode"))
+    return isinstance(mode, str) and mode.lower().startswith("banker")
+
+
+def coerce_option(default: Any, raw: str | None) -> Any:
+    """Form text -> the type of the option's default (checkbox absent means False)."""
+    if isinstance(default, bool):
+        return raw in ("1", "on", "true", "yes")
+    if raw is None:
+        return default
+    raw = raw.strip()
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except ValueError:
+            return raw  # let scoring name the problem
+    if isinstance(default, float):
+        try:
+            return float(raw)
+        except ValueError:
+            return raw
+    if raw == "" and default is None:
+        return None
+    if raw[:1] in "{[" or raw in ("null", "true", "false") or (default is None and _looks_numeric(raw)):
+        try:
+            return json.loads(raw)  # tables and lists are typed as JSON on the form
+        except ValueError:
+            return raw
+    return raw
+
+
+def _looks_numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def option_text(value: Any) -> str:
+    """How an option's value is written in a form field."""
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def stakes_json(stake: str, pair_stakes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Scoring's stakes object: a per-point stake and optional per-pair overrides."""
+    out: dict[str, Any] = {"per_point": _number(stake)}
+    if pair_stakes:
+        out["pairs"] = [{"players": list(p["players"]), "per_point": _number(str(p["per_point"]))}
+                        for p in pair_stakes]
+    return out
+
+
+def _number(text: str) -> int | str:
+    """Exact: whole stakes as ints, others as decimal text (scoring reads "0.5" exactly)."""
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return text
+    return int(value) if value == value.to_integral_value() else str(value)
+
+
+def round_json(preset: str, options: dict[str, Any], hands: list[dict[str, Any]], banker: str | None,
+               stake: str, pair_stakes: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round in `python -m scoring settle`'s input shape.
+
+    Each hand: {"player", "state": "cards"|"surrender", "front"/"middle"/"back": [codes], "natural": bool}."""
+    players: dict[str, Any] = {}
+    for hand in hands:
+        if hand["state"] == "surrender":
+            players[hand["player"]] = {"surrender": True}
+        else:
+            entry: dict[str, Any] = {row: list(hand[row]) for row in ROWS}
+            if hand.get("natural"):
+                entry["natural"] = True
+            players[hand["player"]] = entry
+    data: dict[str, Any] = {"rules": preset, "options": dict(options), "players": players,
+                            "stakes": stakes_json(stake, pair_stakes)}
+    if banker:
+        data["banker"] = banker
+    return data
+
+
+def settle(round_data: dict[str, Any]) -> dict[str, Any]:
+    return scoring.settle(round_data)
+
+
+def validate_game(preset: str, options: dict[str, Any], players: list[str], banker: str | None,
+                  stake: str, pair_stakes: list[dict[str, Any]]) -> list[str]:
+    """Scoring's own messages about the table's settings (empty when they are fine)."""
+    validator = getattr(scoring, "validate_settings", None)
+    if validator is None:
+        return []
+    try:
+        validator(rules=preset, options=options, players=players, banker=banker,
+                  stakes=stakes_json(stake, pair_stakes))
+    except ScoringError as err:
+        return [str(err)]
+    return []
+
+
+def normalise_card(text: str) -> str:
+    """'10s', '♠A', 'as' -> 'AS' (raises ScoringError for anything else)."""
+    from scoring.cards import parse_card
+
+    return parse_card(text)

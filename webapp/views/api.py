@@ -1,0 +1,241 @@
+"""JSON API: everything the pages do, described by /api/openapi.json."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, request, session, url_for
+from sqlalchemy import select
+
+from webapp import access, reader, rounds, rules
+from webapp.db import get_session
+from webapp.export import game_export
+from webapp.games import SettingsInvalid, create_game, game_json, settings_from_json, standings
+from webapp.models import Game, Round
+from webapp.openapi import openapi_document
+from webapp.photos import UploadRejected
+from webapp.webcam import WebcamUnavailable, capture_jpeg
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _error(message: str, status: int):  # type: ignore[no-untyped-def]
+    return jsonify(error=message, status=status), status
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, description="The body must be a JSON object (Content-Type: application/json).")
+    return data
+
+
+@bp.errorhandler(rounds.RoundError)
+@bp.errorhandler(UploadRejected)
+def _round_error(err: rounds.RoundError | UploadRejected):  # type: ignore[no-untyped-def]
+    get_session().rollback()
+    return _error(str(err), err.status)
+
+
+@bp.errorhandler(WebcamUnavailable)
+def _webcam_error(err: WebcamUnavailable):  # type: ignore[no-untyped-def]
+    return _error(str(err), 503)
+
+
+@bp.get("/openapi.json")
+def openapi():  # type: ignore[no-untyped-def]
+    return jsonify(openapi_document(request.host_url.rstrip("/")))
+
+
+@bp.get("/presets")
+def presets():  # type: ignore[no-untyped-def]
+    return jsonify(rules.presets())
+
+
+@bp.post("/read")
+def read():  # type: ignore[no-untyped-def]
+    upload = request.files.get("photo")
+    if upload is None:
+        return _error("Send the photo as the multipart field 'photo'.", 400)
+    mode = request.form.get("mode", "")
+    if mode not in ("", "strict", "loose"):
+        return _error("mode must be 'loose' (or left out).", 400)
+    try:
+        return jsonify(reader.read(upload.read(), loose=mode == "loose"))
+    except reader.ReaderUnavailable as err:
+        return _error(f"The card reader is unavailable: {err}", 503)
+
+
+@bp.post("/settle")
+def settle():  # type: ignore[no-untyped-def]
+    try:
+        return jsonify(rules.settle(_body()))
+    except rules.ScoringError as err:
+        return _error(str(err), 400)
+
+
+# ---------------------------------------------------------------- games
+
+@bp.get("/games")
+def list_games():  # type: ignore[no-untyped-def]
+    """The games this client (cookie session) created or opened; nobody can list everyone's."""
+    tokens = session.get("games", [])
+    games = get_session().scalars(select(Game).where(Game.token.in_(tokens))).all() if tokens else []
+    return jsonify(games=[game_json(g) for g in games])
+
+
+@bp.post("/games")
+def new_game():  # type: ignore[no-untyped-def]
+    try:
+        game = create_game(get_session(), settings_from_json(_body()))
+    except SettingsInvalid as err:
+        return jsonify(error=str(err), errors=err.messages, status=400), 400
+    access.remember_game(game.token)
+    return jsonify(game_json(game) | {"url": url_for("games.show", token=game.token, _external=True)}), 201
+
+
+@bp.get("/games/<token>")
+def get_game(token: str):  # type: ignore[no-untyped-def]
+    game = access.api_game(token)
+    all_rounds = list(game.rounds)
+    return jsonify(game_json(game) | {
+        "rounds": [{"number": r.number, "status": r.status, "banker": r.banker,
+                    "net": (r.settlement or {}).get("net") if r.status == "settled" else None}
+                   for r in all_rounds],
+        "standings": standings(game, all_rounds),
+    })
+
+
+@bp.get("/games/<token>/export")
+def export(token: str):  # type: ignore[no-untyped-def]
+    game = access.api_game(token)
+    return jsonify(game_export(game, list(game.rounds)))
+
+
+# ---------------------------------------------------------------- rounds
+
+def _round(token: str, number: int) -> tuple[Game, Round]:
+    game = access.api_game(token)
+    rnd = rounds.find_round(get_session(), game, number)
+    if rnd is None:
+        abort(404, description=f"This game has no round {number}.")
+    return game, rnd
+
+
+def _round_body(token: str, number: int, status: int = 200):  # type: ignore[no-untyped-def]
+    get_session().expire_all()
+    _game, rnd = _round(token, number)
+    return jsonify(rounds.round_json(rnd)), status
+
+
+@bp.post("/games/<token>/rounds")
+def new_round(token: str):  # type: ignore[no-untyped-def]
+    """Create a round (Idempotency-Key header: the same key returns the same round). Optional body:
+    {"hands": {player: "AS KS QS / … / …" | {"surrender": true} | {"rows": …, "natural": true}},
+    "settle": true} fills and settles it in one call."""
+    game = access.api_game(token)
+    data = request.get_json(silent=True) or {}
+    if not isinstance(data, dict):
+        return _error("The body must be a JSON object.", 400)
+    key = request.headers.get("Idempotency-Key") or data.get("idempotency_key")
+    rnd, created = rounds.new_round(get_session(), game, key)
+    number = rnd.number
+    if created:
+        for player, entry in (data.get("hands") or {}).items():
+            _apply_hand(rnd, player, entry)
+        if data.get("settle"):
+            rounds.settle(get_session(), game, rnd)
+    return _round_body(token, number, 201 if created else 200)
+
+
+@bp.get("/games/<token>/rounds/<int:number>")
+def get_round(token: str, number: int):  # type: ignore[no-untyped-def]
+    _game, rnd = _round(token, number)
+    return jsonify(rounds.round_json(rnd))
+
+
+def _apply_hand(rnd: Round, player: str, entry: Any) -> None:
+    db = get_session()
+    if isinstance(entry, str):
+        entry = {"rows": entry}
+    if not isinstance(entry, dict):
+        raise rounds.RoundError(f"Hand of {player}: give a rows string or an object.")
+    if entry.get("surrender"):
+        rounds.set_surrender(db, rnd, player, True)
+        return
+    if "rows" in entry or "front" in entry:
+        rows_text = entry.get("rows") or " / ".join(" ".join(entry.get(r) or []) for r in rounds.ROWS)
+        rounds.set_manual(db, rnd, player, rounds.parse_rows(str(rows_text)))
+    if "natural" in entry:
+        rounds.set_natural(db, rnd, player, bool(entry["natural"]))
+
+
+@bp.put("/games/<token>/rounds/<int:number>/hands/<player>")
+def put_hand(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
+    _game, rnd = _round(token, number)
+    body = _body()
+    if body.get("surrender") is False:
+        rounds.set_surrender(get_session(), rnd, player, False)
+    _apply_hand(rnd, player, body)
+    return _round_body(token, number)
+
+
+@bp.post("/games/<token>/rounds/<int:number>/hands/<player>/photo")
+def post_photo(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
+    _game, rnd = _round(token, number)
+    upload = request.files.get("photo")
+    if upload is None:
+        return _error("Send the photo as the multipart field 'photo'.", 400)
+    _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
+                                      upload.read(), source="api", loose=request.form.get("mode") == "loose")
+    body, _ = _round_body(token, number)
+    return jsonify(reading=reading, round=body.get_json()), 201
+
+
+@bp.post("/games/<token>/rounds/<int:number>/hands/<player>/webcam")
+def post_webcam(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
+    _game, rnd = _round(token, number)
+    rounds._require_open(rnd)
+    data = capture_jpeg(str(current_app.config.get("WEBCAM_DEVICE", "")))
+    _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
+                                      data, source="webcam")
+    body, _ = _round_body(token, number)
+    return jsonify(reading=reading, round=body.get_json()), 201
+
+
+@bp.post("/games/<token>/rounds/<int:number>/hands/<player>/correct")
+def post_correct(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
+    _game, rnd = _round(token, number)
+    body = _body()
+    try:
+        index = int(body.get("index"))
+    except (TypeError, ValueError):
+        return _error("'index' must be the card's position in its row (0-based).", 400)
+    if body.get("code") in (None, ""):
+        rounds.remove_card(get_session(), rnd, player, str(body.get("row")), index)
+    else:
+        rounds.correct_card(get_session(), rnd, player, str(body.get("row")), index, str(body["code"]))
+    return _round_body(token, number)
+
+
+@bp.post("/games/<token>/rounds/<int:number>/hands/<player>/swap")
+def post_swap(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
+    _game, rnd = _round(token, number)
+    rows = _body().get("rows")
+    if not isinstance(rows, list) or len(rows) != 2:
+        return _error("'rows' must name two rows, e.g. [\"front\", \"middle\"].", 400)
+    rounds.swap_rows(get_session(), rnd, player, str(rows[0]), str(rows[1]))
+    return _round_body(token, number)
+
+
+@bp.post("/games/<token>/rounds/<int:number>/settle")
+def post_settle(token: str, number: int):  # type: ignore[no-untyped-def]
+    game, rnd = _round(token, number)
+    rounds.settle(get_session(), game, rnd)
+    return _round_body(token, number)
+
+
+@bp.post("/games/<token>/rounds/<int:number>/reopen")
+def post_reopen(token: str, number: int):  # type: ignore[no-untyped-def]
+    _game, rnd = _round(token, number)
+    rounds.reopen(get_session(), rnd)
+    return _round_body(token, number)

@@ -1,0 +1,88 @@
+"""Game pages: the new-game form, the game's page (rounds, totals, chart), PIN, exports."""
+from __future__ import annotations
+
+import json
+import secrets
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from webapp import access, rules
+from webapp.chart import standings_chart
+from webapp.db import get_session
+from webapp.export import game_csv, game_export
+from webapp.games import SettingsInvalid, create_game, settings_from_form, standings
+
+bp = Blueprint("games", __name__)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game():  # type: ignore[no-untyped-def]
+    presets = rules.presets()
+    errors: list[str] = []
+    form = request.form
+    if request.method == "POST":
+        settings, errors = settings_from_form(form, presets)
+        if not errors:
+            try:
+                game = create_game(get_session(), settings)
+            except SettingsInvalid as err:
+                errors = err.messages
+            else:
+                access.remember_game(game.token)
+                access.unlock(game, settings.pin)
+                return redirect(url_for("games.show", token=game.token), 303)
+    return render_template("new_game.html", presets=presets, errors=errors, form=form), 400 if errors else 200
+
+
+@bp.before_app_request
+def _require_pin():  # type: ignore[no-untyped-def]
+    """Pages of a PIN-protected game ask for the PIN first (the API checks its own header)."""
+    if request.blueprint not in ("games", "rounds") or not request.view_args:
+        return None
+    token = request.view_args.get("token")
+    if not token or request.endpoint == "games.unlock":
+        return None
+    game = access.game_or_404(token)
+    if not access.is_unlocked(game):
+        return redirect(url_for("games.unlock", token=token, next=request.path))
+    return None
+
+
+@bp.route("/g/<token>/unlock", methods=["GET", "POST"])
+def unlock(token: str):  # type: ignore[no-untyped-def]
+    game = access.game_or_404(token)
+    wrong = False
+    if request.method == "POST":
+        if access.unlock(game, request.form.get("pin", "")):
+            access.remember_game(game.token)
+            return redirect(url_for("games.show", token=token), 303)
+        wrong = True
+    return render_template("unlock.html", game=game, wrong=wrong), 403 if wrong else 200
+
+
+@bp.get("/g/<token>")
+def show(token: str):  # type: ignore[no-untyped-def]
+    game = access.game_or_404(token)
+    access.remember_game(game.token)
+    rounds = list(game.rounds)
+    table = standings(game, rounds)
+    return render_template(
+        "game.html", game=game, rounds=rounds, standings=table,
+        chart=standings_chart(table["players"], table["series"]),
+        create_key=secrets.token_urlsafe(16), share_url=url_for("games.show", token=token, _external=True),
+    )
+
+
+@bp.get("/g/<token>/export.json")
+def export_json(token: str):  # type: ignore[no-untyped-def]
+    game = access.game_or_404(token)
+    body = json.dumps(game_export(game, list(game.rounds)), ensure_ascii=False, indent=2)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="game-{game.id}.json"'})
+
+
+@bp.get("/g/<token>/export.csv")
+def export_csv(token: str):  # type: ignore[no-untyped-def]
+    game = access.game_or_404(token)
+    return Response(game_csv(game, list(game.rounds)), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="game-{game.id}.csv"'})
