@@ -85,6 +85,11 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "cards_read": ("{n} cards read", "讀到 {n} 張牌", "读到 {n} 张牌"),
     "cancel": ("Cancel", "取消", "取消"),
     "rows_for": ("Rows of {name}", "{name} 的牌", "{name} 的牌"),
+    "src_manual": ("typed", "手動輸入", "手动输入"),
+    "src_photo": ("photo", "相片", "相片"),
+    "src_camera": ("camera", "鏡頭", "镜头"),
+    "src_webcam": ("table camera", "桌上鏡頭", "桌上镜头"),
+    "src_api": ("API", "API", "API"),
     "none_yet": ("No rounds yet.", "還沒有牌局紀錄。", "还没有牌局记录。"),
 }
 
