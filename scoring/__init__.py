@@ -27,9 +27,12 @@ __all__ = ["settle", "list_presets", "validate_settings", "parse_hand", "detect_
            "ScoringError", "cards"]
 
 
-def settle(round: dict) -> dict:  # noqa: A002 - the documented parameter name
-    """Settle one round (the JSON object of ``python -m scoring settle``); returns the settlement JSON."""
-    return GAMES[game_of(round)](round)
+def settle(round: dict, *, audit: bool = True) -> dict:  # noqa: A002 - the documented parameter name
+    """Settle one round (the JSON object of ``python -m scoring settle``); returns the settlement JSON.
+
+    ``audit=False`` returns the numbers only (no per-row hand names or per-rule explanation).
+    """
+    return GAMES[game_of(round)](round, audit=audit)
 
 
 def list_presets() -> dict:
@@ -72,7 +75,7 @@ def detect_naturals(hand_cards: Any, rules: Any, options: Optional[dict] = None)
     features = hand_features(hand.cards)
     found = []
     for natural in resolved.naturals:
-        result = natural.test(features, natural.params)
+        result = natural.check(features)
         if result is not None:
             entry: dict[str, Any] = {"id": natural.id, "en": natural.en, "zh": natural.zh,
                                      "points": natural.points}

@@ -41,13 +41,13 @@ def _all_spellings() -> dict[str, int]:
     return table
 
 
-_SPELLINGS = _all_spellings()
+SPELLINGS = _all_spellings()
 
 
 def card_from_text(text: str) -> int:
     """Card int for one spelling (``"AS"``, ``"10s"``, ``"♠A"``, ``"a♠"``); ScoringError if it is none."""
     try:
-        return _SPELLINGS[text]
+        return SPELLINGS[text]
     except (KeyError, TypeError):  # TypeError: an unhashable value such as a list
         pass
     if not isinstance(text, str):
@@ -55,7 +55,7 @@ def card_from_text(text: str) -> int:
     cleaned = text.strip().upper()
     for selector in _VARIATION_SELECTORS:
         cleaned = cleaned.replace(selector, "")
-    card = _SPELLINGS.get(cleaned)
+    card = SPELLINGS.get(cleaned)
     if card is None:
         raise ScoringError(
             f"'{text}' is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit "

@@ -8,7 +8,7 @@ from .errors import ScoringError
 from .settle import GAME, settle_round
 
 DEFAULT_GAME = GAME
-GAMES: dict[str, Callable[[Any], dict]] = {GAME: settle_round}
+GAMES: dict[str, Callable[..., dict]] = {GAME: settle_round}
 
 
 def game_of(round_: Any) -> str:

@@ -11,10 +11,9 @@ id; left out, the best natural is claimed when the hand has one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional, Union
 
-from .cards import CODES, card_from_text, split_card_text
+from .cards import CODES, SPELLINGS, card_from_text, split_card_text
 from .errors import ScoringError
 from .options import ROWS
 
@@ -23,15 +22,25 @@ HAND_KEYS = ("front", "middle", "back", "cards", "surrender", "natural")
 Rows = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-@dataclass(frozen=True, slots=True)
 class HandInput:
-    rows: Optional[Rows]
-    cards: Optional[tuple[int, ...]]
-    surrender: bool = False
-    natural: Union[None, bool, str] = None
+    """One player's entry as card ints (rows and/or the 13 cards) with its surrender / natural flags."""
+
+    __slots__ = ("rows", "cards", "surrender", "natural")
+
+    def __init__(self, rows: Optional[Rows], cards: Optional[tuple[int, ...]], surrender: bool = False,
+                 natural: Union[None, bool, str] = None) -> None:
+        self.rows = rows
+        self.cards = cards
+        self.surrender = surrender
+        self.natural = natural
 
 
 def _cards(value: Any, player: str, where: str) -> tuple[int, ...]:
+    if isinstance(value, str) and "," not in value:
+        try:
+            return tuple(map(SPELLINGS.__getitem__, value.split()))  # the common case, all in C
+        except KeyError:
+            pass
     texts = split_card_text(value) if isinstance(value, str) else value
     if not isinstance(texts, (list, tuple)):
         raise ScoringError(f"{player}: {where} must be a list of cards or a text like 'AS KS QS', "
@@ -43,6 +52,8 @@ def _cards(value: Any, player: str, where: str) -> tuple[int, ...]:
 
 
 def _check_rows(rows: Rows, player: str) -> None:
+    if len(rows[0]) == 3 and len(rows[1]) == 5 and len(rows[2]) == 5:
+        return
     for row, cards, size in zip(ROWS, rows, ROW_SIZES):
         if len(cards) != size:
             shown = " ".join(CODES[card] for card in cards) or "nothing"
@@ -50,7 +61,7 @@ def _check_rows(rows: Rows, player: str) -> None:
 
 
 def _check_no_repeats(cards: tuple[int, ...], player: str) -> None:
-    if len(set(cards)) != len(cards):
+    if len(frozenset(cards)) != len(cards):
         seen: set[int] = set()
         for card in cards:
             if card in seen:
@@ -103,8 +114,34 @@ def _from_dict(value: dict, player: str) -> HandInput:
     return HandInput(rows, cards, surrender, natural)  # type: ignore[arg-type]
 
 
+_CARD = SPELLINGS.__getitem__
+
+
+def _quick_text_hand(value: str) -> Optional[HandInput]:
+    """The common 'front / middle / back' text with canonical codes, or None to take the careful path."""
+    parts = value.split("/")
+    if len(parts) != 3:
+        return None
+    try:
+        front = tuple(map(_CARD, parts[0].split()))
+        middle = tuple(map(_CARD, parts[1].split()))
+        back = tuple(map(_CARD, parts[2].split()))
+    except KeyError:
+        return None
+    if len(front) != 3 or len(middle) != 5 or len(back) != 5:
+        return None
+    cards = front + middle + back
+    if len(set(cards)) != 13:
+        return None
+    return HandInput((front, middle, back), cards)
+
+
 def parse_hand_input(value: Any, player: str = "hand") -> HandInput:
     """Parse one player's entry; ScoringError (naming ``player``) when it is not a valid hand."""
+    if value.__class__ is str:
+        quick = _quick_text_hand(value)
+        if quick is not None:
+            return quick
     if isinstance(value, str):
         rows = _rows_from_text(value, player)
         if rows is not None:

@@ -8,7 +8,6 @@ works, so it can be shown to the players.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 from typing import Callable, Optional, Sequence
@@ -31,95 +30,143 @@ FRONT_STRAIGHT_RULES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+_SUIT_KEY = tuple(1 << (4 * (card & 3)) for card in range(52))   # 4 bits of count per suit
+_RANK_SHIFTS = tuple(3 * rank for rank in range(13))
+
+
+def _histogram_table() -> list[int]:
+    """Packed histogram (4 bits each: ranks held once, twice, three and four times) of every
+    12-bit slice of a rank key (four ranks of 3 bits)."""
+    table = []
+    for chunk in range(1 << 12):
+        packed = 0
+        for position in range(4):
+            count = (chunk >> (3 * position)) & 7
+            if 1 <= count <= 4:
+                packed += 1 << (4 * (count - 1))
+        table.append(packed)
+    return table
+
+
+_HISTOGRAM = _histogram_table()
+
+
 class HandFeatures:
     """Counts computed once per 13-card hand and shared by every test."""
 
-    cards: tuple[int, ...]
-    rank_counts: tuple[int, ...]     # 13 entries, index 0 = twos
-    suit_counts: tuple[int, ...]     # 4 entries, S H D C
-    count_histogram: tuple[int, ...]  # how many ranks appear 0, 1, 2, 3, 4 times
-    rank_key: int                    # 3 bits of count per rank (same key as evaluate.RANK_KEY)
+    __slots__ = ("cards", "rank_key", "suit_counts", "singles", "pairs", "trips", "quads")
+
+    def __init__(self, cards: Sequence[int]) -> None:
+        self.cards = cards
+        self.rank_key = rank_key = sum(map(RANK_KEY.__getitem__, cards))   # 3 bits of count per rank
+        suit_key = sum(map(_SUIT_KEY.__getitem__, cards))
+        self.suit_counts = (suit_key & 15, (suit_key >> 4) & 15, (suit_key >> 8) & 15, suit_key >> 12)
+        # How many ranks the hand holds exactly once, twice, three and four times.
+        packed = (_HISTOGRAM[rank_key & 4095] + _HISTOGRAM[(rank_key >> 12) & 4095]
+                  + _HISTOGRAM[(rank_key >> 24) & 4095] + _HISTOGRAM[rank_key >> 36])
+        self.singles = packed & 15
+        self.pairs = (packed >> 4) & 15
+        self.trips = (packed >> 8) & 15
+        self.quads = packed >> 12
+
+    @property
+    def rank_counts(self) -> list[int]:
+        """How many cards of each rank (index 0 = twos)."""
+        return [(self.rank_key >> shift) & 7 for shift in _RANK_SHIFTS]
 
 
 def hand_features(cards: Sequence[int]) -> HandFeatures:
     """Features of a 13-card hand given as card ints."""
-    rank_counts = [0] * 13
-    suit_counts = [0] * 4
-    rank_key = 0
-    for card in cards:
-        rank_counts[card >> 2] += 1
-        suit_counts[card & 3] += 1
-        rank_key += RANK_KEY[card]
-    histogram = [0] * 5
-    for count in rank_counts:
-        histogram[count] += 1
-    return HandFeatures(tuple(cards), tuple(rank_counts), tuple(suit_counts), tuple(histogram), rank_key)
+    return HandFeatures(cards)
 
 
-@dataclass(frozen=True, slots=True)
 class Found:
     """A natural that the hand makes; ``rows`` is an arrangement showing it, when it needs one."""
 
-    rows: Optional[Rows] = None
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: Optional[Rows] = None) -> None:
+        self.rows = rows
 
 
 FOUND = Found()
-Test = Callable[[HandFeatures, dict], Optional[Found]]
+Check = Callable[[HandFeatures], Optional[Found]]
+# A test kind takes the natural's parameters and returns the check for one hand.
+Test = Callable[[dict], Check]
 
 
-def _is_dragon(f: HandFeatures, params: dict) -> Optional[Found]:
-    return FOUND if f.count_histogram[1] == 13 else None
+def _dragon(params: dict) -> Check:
+    return lambda f: FOUND if f.singles == 13 else None
 
 
-def _is_same_suit_dragon(f: HandFeatures, params: dict) -> Optional[Found]:
-    return FOUND if f.count_histogram[1] == 13 and max(f.suit_counts) == 13 else None
+def _same_suit_dragon(params: dict) -> Check:
+    return lambda f: FOUND if f.singles == 13 and 13 in f.suit_counts else None
 
 
-def _has_pairs(f: HandFeatures, params: dict) -> Optional[Found]:
+def _pairs(params: dict) -> Check:
     # A quad counts as two pairs and trips as one (seed 000: three quads "等於六對半").
-    h = f.count_histogram
-    return FOUND if h[2] + h[3] + 2 * h[4] >= params["at_least"] else None
+    wanted = params["at_least"]
+    return lambda f: FOUND if f.pairs + f.trips + 2 * f.quads >= wanted else None
 
 
-def _has_trips(f: HandFeatures, params: dict) -> Optional[Found]:
-    h = f.count_histogram
-    return FOUND if h[3] + h[4] >= params["at_least"] else None
+def _trips(params: dict) -> Check:
+    wanted = params["at_least"]
+    return lambda f: FOUND if f.trips + f.quads >= wanted else None
 
 
-def _has_quads(f: HandFeatures, params: dict) -> Optional[Found]:
-    return FOUND if f.count_histogram[4] >= params["at_least"] else None
+def _quads(params: dict) -> Check:
+    wanted = params["at_least"]
+    return lambda f: FOUND if f.quads >= wanted else None
 
 
-def _is_five_pairs_and_trips(f: HandFeatures, params: dict) -> Optional[Found]:
+def _five_pairs_and_trips(params: dict) -> Check:
     # 5 pairs + 3 of a kind: exactly one rank held three times, every other rank an even number of times.
-    h = f.count_histogram
-    return FOUND if h[3] == 1 and h[1] == 0 else None
+    return lambda f: FOUND if f.trips == 1 and f.singles == 0 else None
 
 
-def _is_two_full_houses_and_pair(f: HandFeatures, params: dict) -> Optional[Found]:
+def _two_full_houses_and_pair(params: dict) -> Check:
     # 2 trips + 3 pairs + 1 odd card (seed 002 双怪冲三: "2 对葫芦+1 个对子+任意 1 张杂牌").
-    h = f.count_histogram
-    if h[3] + h[4] < 2:
+    def check(f: HandFeatures) -> Optional[Found]:
+        if f.trips + f.quads < 2:
+            return None
+        counts = f.rank_counts
+        trips_ranks = [rank for rank, count in enumerate(counts) if count >= 3]
+        for first, second in combinations(trips_ranks, 2):
+            rest = list(counts)
+            rest[first] -= 3
+            rest[second] -= 3
+            if sum(count // 2 for count in rest) >= 3:
+                return FOUND
         return None
-    trips_ranks = [rank for rank, count in enumerate(f.rank_counts) if count >= 3]
-    for first, second in combinations(trips_ranks, 2):
-        rest = list(f.rank_counts)
-        rest[first] -= 3
-        rest[second] -= 3
-        if sum(count // 2 for count in rest) >= 3:
-            return FOUND
-    return None
+    return check
 
 
-def _cards_in_ranks(f: HandFeatures, params: dict) -> Optional[Found]:
-    wanted = sum(f.rank_counts[RANKS.index(rank)] for rank in params["ranks"])
-    return FOUND if wanted >= params["at_least"] else None
+def _cards_in_ranks(params: dict) -> Check:
+    indices = tuple(RANKS.index(rank) for rank in params["ranks"])
+    wanted = params["at_least"]
+    outside = sum(7 << (3 * rank) for rank in range(13) if rank not in indices)
+    if wanted == 13:
+        return lambda f: FOUND if f.rank_key & outside == 0 else None
+
+    shifts = tuple(3 * rank for rank in indices)
+
+    def check(f: HandFeatures) -> Optional[Found]:
+        key = f.rank_key
+        return FOUND if sum([(key >> shift) & 7 for shift in shifts]) >= wanted else None
+    return check
 
 
-def _is_one_color(f: HandFeatures, params: dict) -> Optional[Found]:
-    held = {SUITS[suit] for suit, count in enumerate(f.suit_counts) if count}
-    return FOUND if any(held <= set(group) for group in params["colors"]) else None
+def _one_color(params: dict) -> Check:
+    groups = [tuple(SUITS.index(suit) for suit in group) for group in params["colors"]]
+    outside = [tuple(suit for suit in range(4) if suit not in group) for group in groups]
+
+    def check(f: HandFeatures) -> Optional[Found]:
+        counts = f.suit_counts
+        for missing in outside:
+            if not any([counts[suit] for suit in missing]):
+                return FOUND
+        return None
+    return check
 
 
 def _order_fives(front: Sequence[int], first: Sequence[int], second: Sequence[int]) -> Rows:
@@ -133,7 +180,7 @@ def _order_fives(front: Sequence[int], first: Sequence[int], second: Sequence[in
 _THREE_FLUSH_SHAPES = {(5, 5, 3, 0), (8, 5, 0, 0), (10, 3, 0, 0), (13, 0, 0, 0)}
 
 
-def _is_three_flushes(f: HandFeatures, params: dict) -> Optional[Found]:
+def _find_three_flushes(f: HandFeatures) -> Optional[Found]:
     if tuple(sorted(f.suit_counts, reverse=True)) not in _THREE_FLUSH_SHAPES:
         return None
     by_suit = [sorted(card for card in f.cards if card & 3 == suit) for suit in range(4)]
@@ -150,6 +197,10 @@ def _is_three_flushes(f: HandFeatures, params: dict) -> Optional[Found]:
         back = [pools[back_suit].pop(0) for _ in range(5)]
         return Found(_order_fives(front, middle, back))
     return None
+
+
+def _three_flushes(params: dict) -> Check:
+    return _find_three_flushes
 
 
 @lru_cache(maxsize=None)
@@ -178,50 +229,62 @@ def _take_ranks(pool: list[int], ranks: Sequence[int]) -> list[int]:
     return taken
 
 
-def _is_three_straights(f: HandFeatures, params: dict) -> Optional[Found]:
-    split = _three_straight_keys(params["front_straights"]).get(f.rank_key)
-    if split is None:
-        return None
-    pool = sorted(f.cards)
-    front, middle, back = (_take_ranks(pool, ranks) for ranks in split)
-    return Found(_order_fives(front, middle, back))
+def _three_straights(params: dict) -> Check:
+    splits = _three_straight_keys(params["front_straights"])
+
+    def check(f: HandFeatures) -> Optional[Found]:
+        split = splits.get(f.rank_key)
+        if split is None:
+            return None
+        pool = sorted(f.cards)
+        front, middle, back = (_take_ranks(pool, ranks) for ranks in split)
+        return Found(_order_fives(front, middle, back))
+    return check
 
 
-def _is_three_straight_flushes(f: HandFeatures, params: dict) -> Optional[Found]:
-    # Every row a straight flush implies both of these cheap conditions; check them first.
-    if _is_three_flushes(f, params) is None or _is_three_straights(f, params) is None:
-        return None
-    held = set(f.cards)
-    for front_name in FRONT_STRAIGHT_RULES[params["front_straights"]]:
-        for suit in range(4):
-            front = [rank * 4 + suit for rank in FRONT_STRAIGHTS[front_name]]
-            if not held.issuperset(front):
-                continue
-            rest = held.difference(front)
-            for ranks, middle_suit in product(FIVE_STRAIGHTS, range(4)):
-                middle = [rank * 4 + middle_suit for rank in ranks]
-                if not rest.issuperset(middle):
+_FIVE_STRAIGHT_SETS = {frozenset(ranks) for ranks in FIVE_STRAIGHTS}
+
+
+def _three_straight_flushes(params: dict) -> Check:
+    front_names = FRONT_STRAIGHT_RULES[params["front_straights"]]
+    splits = _three_straight_keys(params["front_straights"])
+
+    def check(f: HandFeatures) -> Optional[Found]:
+        # Every row a straight flush implies three straights and three flushes: cheap gates first.
+        if f.rank_key not in splits or _find_three_flushes(f) is None:
+            return None
+        held = set(f.cards)
+        for front_name in front_names:
+            for suit in range(4):
+                front = [rank * 4 + suit for rank in FRONT_STRAIGHTS[front_name]]
+                if not held.issuperset(front):
                     continue
-                back = sorted(rest.difference(middle))
-                if len({card & 3 for card in back}) == 1 and \
-                        sorted(card >> 2 for card in back) in [sorted(s) for s in FIVE_STRAIGHTS]:
-                    return Found(_order_fives(front, middle, back))
-    return None
+                rest = held.difference(front)
+                for ranks, middle_suit in product(FIVE_STRAIGHTS, range(4)):
+                    middle = [rank * 4 + middle_suit for rank in ranks]
+                    if not rest.issuperset(middle):
+                        continue
+                    back = sorted(rest.difference(middle))
+                    if len({card & 3 for card in back}) == 1 and \
+                            frozenset(card >> 2 for card in back) in _FIVE_STRAIGHT_SETS:
+                        return Found(_order_fives(front, middle, back))
+        return None
+    return check
 
 
 TESTS: dict[str, Test] = {
-    "same-suit-dragon": _is_same_suit_dragon,
-    "dragon": _is_dragon,
-    "pairs": _has_pairs,
-    "trips": _has_trips,
-    "quads": _has_quads,
-    "five-pairs-and-trips": _is_five_pairs_and_trips,
-    "two-full-houses-and-pair": _is_two_full_houses_and_pair,
+    "same-suit-dragon": _same_suit_dragon,
+    "dragon": _dragon,
+    "pairs": _pairs,
+    "trips": _trips,
+    "quads": _quads,
+    "five-pairs-and-trips": _five_pairs_and_trips,
+    "two-full-houses-and-pair": _two_full_houses_and_pair,
     "cards-in-ranks": _cards_in_ranks,
-    "one-color": _is_one_color,
-    "three-flushes": _is_three_flushes,
-    "three-straights": _is_three_straights,
-    "three-straight-flushes": _is_three_straight_flushes,
+    "one-color": _one_color,
+    "three-flushes": _three_flushes,
+    "three-straights": _three_straights,
+    "three-straight-flushes": _three_straight_flushes,
 }
 
 # Parameters each test needs; the rules loader checks preset data against this.

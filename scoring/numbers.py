@@ -41,8 +41,8 @@ def parse_positive(value: object, what: str) -> Exact:
 
 def to_json(value: Exact) -> Union[int, str]:
     """JSON form of an exact number: an int when whole, otherwise text like "4/3"."""
-    if isinstance(value, int):
+    if value.__class__ is int:
         return value
     if value.denominator == 1:
-        return value.numerator
+        return int(value)
     return f"{value.numerator}/{value.denominator}"

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
-from .cards import CODES
 from .errors import ScoringError
 from .evaluate import CATEGORIES, RANK_KEY, SUIT_BIT, ONE_SUIT
 from .hand_input import HandInput, Rows
 from .hand_names import describe_en, describe_zh
-from .naturals import hand_features
-from .options import ROWS
+from .naturals import HandFeatures
 from .rules import NaturalRule, Rules
 
 ROWS_PLAYED, FOULED, NATURAL, SURRENDERED = "rows", "fouled", "natural", "surrendered"
@@ -20,21 +17,26 @@ ROWS_PLAYED, FOULED, NATURAL, SURRENDERED = "rows", "fouled", "natural", "surren
 _NAMES: dict[tuple[int, int], tuple[str, str, str]] = {}
 
 
-@dataclass(slots=True)
 class PlayerState:
-    name: str
-    status: str
-    strengths: Optional[tuple[int, int, int]] = None
-    values: Optional[tuple[int, int, int]] = None      # points each row collects when it wins
-    rows: Optional[Rows] = None
-    row_json: Optional[list] = None                    # per-row dicts shared by every pair's audit
-    natural: Optional[NaturalRule] = None
-    natural_rows: Optional[Rows] = None
-    detected: tuple = ()
-    foul: Optional[str] = None
+    """A player's hand as the engine sees it (numbers only; the audit adds the words)."""
+
+    __slots__ = ("name", "status", "strengths", "values", "rows", "natural", "natural_rows",
+                 "detected", "foul")
+
+    def __init__(self, name: str, status: str, rows: Optional[Rows] = None, detected: tuple = ()) -> None:
+        self.name = name
+        self.status = status
+        self.rows = rows
+        self.detected = detected                          # ids of every natural the cards make
+        self.strengths: Optional[tuple[int, int, int]] = None
+        self.values: Optional[tuple[int, int, int]] = None   # points each row collects when it wins
+        self.natural: Optional[NaturalRule] = None
+        self.natural_rows: Optional[Rows] = None
+        self.foul: Optional[str] = None
 
 
-def _names(strength: int, rules: Rules) -> tuple[str, str, str]:
+def hand_names(strength: int, rules: Rules) -> tuple[str, str, str]:
+    """(category id, English, Chinese) of a row's strength, cached per Chinese names table."""
     key = (strength, id(rules.names_zh))
     names = _NAMES.get(key)
     if names is None:
@@ -51,31 +53,21 @@ def _strength5(cards: tuple[int, ...], rules: Rules) -> int:
     return rules.five_plain[key]
 
 
-def _row_json(rows: Rows, strengths: tuple[int, ...], values: tuple[int, ...], rules: Rules) -> list:
-    described = []
-    for row, cards, strength, value in zip(ROWS, rows, strengths, values):
-        category, english, chinese = _names(strength, rules)
-        described.append({"row": row, "cards": [CODES[card] for card in cards], "hand": english,
-                          "hand_zh": chinese, "category": category, "value": value})
-    return described
-
-
 def _foul_reason(strengths: tuple[int, int, int], rules: Rules) -> Optional[str]:
     front, middle, back = strengths
     if front >= middle:
-        return (f"the front ({_names(front, rules)[1]}) is not below the middle "
-                f"({_names(middle, rules)[1]})")
+        return f"front {hand_names(front, rules)[1]} is not below middle {hand_names(middle, rules)[1]}"
     if middle > back or (rules.strict_order and middle == back):
         verb = "beats" if middle > back else "ties"
-        return f"the middle ({_names(middle, rules)[1]}) {verb} the back ({_names(back, rules)[1]})"
+        return f"middle {hand_names(middle, rules)[1]} {verb} back {hand_names(back, rules)[1]}"
     return None
 
 
 def _detect(cards: tuple[int, ...], rules: Rules) -> list[tuple[NaturalRule, object]]:
-    features = hand_features(cards)
+    features = HandFeatures(cards)
     found = []
     for natural in rules.naturals:
-        result = natural.test(features, natural.params)
+        result = natural.check(features)
         if result is not None:
             found.append((natural, result))
     return found
@@ -102,27 +94,33 @@ def _claim(hand: HandInput, found: list, rules: Rules, name: str):
     return None
 
 
+def _evaluate_rows(state: PlayerState, rows: Rows, rules: Rules) -> None:
+    front, middle, back = rows
+    c0, c1, c2 = front
+    strengths = (rules.three[RANK_KEY[c0] + RANK_KEY[c1] + RANK_KEY[c2]],
+                 _strength5(middle, rules), _strength5(back, rules))
+    row_values = rules.row_values
+    state.strengths = strengths
+    state.values = (row_values[0][strengths[0] >> 20], row_values[1][strengths[1] >> 20],
+                    row_values[2][strengths[2] >> 20])
+
+
 def player_state(name: str, hand: HandInput, rules: Rules) -> PlayerState:
     """Evaluate one player's hand; ScoringError for a hand that cannot be played under these rules."""
     if hand.surrender:
         if not rules.surrender_allowed:
             raise ScoringError(f"{name}: these rules do not allow surrender (option surrender is off)")
-        return PlayerState(name, SURRENDERED, rows=hand.rows)
+        state = PlayerState(name, SURRENDERED, rows=hand.rows)
+        if hand.rows is not None:
+            _evaluate_rows(state, hand.rows, rules)  # only to show them
+        return state
     if hand.natural not in (None, False) and not rules.naturals:
         raise ScoringError(f"{name}: the hand claims a natural but naturals are off in these rules")
-    found = _detect(hand.cards, rules) if rules.naturals else []
+    found = _detect(hand.cards, rules) if rules.naturals else ()
     claimed = _claim(hand, found, rules, name) if found or hand.natural not in (None, False) else None
-    state = PlayerState(name, ROWS_PLAYED, rows=hand.rows, detected=tuple(n.id for n, _ in found))
+    state = PlayerState(name, ROWS_PLAYED, hand.rows, tuple(n.id for n, _ in found) if found else ())
     if hand.rows is not None:
-        front, middle, back = hand.rows
-        c0, c1, c2 = front
-        strengths = (rules.three[RANK_KEY[c0] + RANK_KEY[c1] + RANK_KEY[c2]],
-                     _strength5(middle, rules), _strength5(back, rules))
-        row_values = rules.row_values
-        state.strengths = strengths
-        state.values = (row_values[0][strengths[0] >> 20], row_values[1][strengths[1] >> 20],
-                        row_values[2][strengths[2] >> 20])
-        state.row_json = _row_json(hand.rows, strengths, state.values, rules)
+        _evaluate_rows(state, hand.rows, rules)
     if claimed is not None:
         state.status = NATURAL
         state.natural, found_result = claimed
@@ -131,8 +129,10 @@ def player_state(name: str, hand: HandInput, rules: Rules) -> PlayerState:
     if hand.rows is None:
         raise ScoringError(f"{name}: arrange the 13 cards as 'front / middle / back' "
                            f"(the hand has no natural to claim)")
-    state.foul = _foul_reason(state.strengths, rules)
-    if state.foul is not None:
+    strengths = state.strengths
+    if strengths[0] >= strengths[1] or strengths[1] > strengths[2] or \
+            (rules.strict_order and strengths[1] == strengths[2]):
+        state.foul = _foul_reason(strengths, rules)
         if rules.foul_rejected:
             order = "front < middle < back" if rules.strict_order else "front < middle ≤ back"
             raise ScoringError(f"{name}: {rules.terms['foul']}: {state.foul}; rearrange the hand ({order})")

@@ -11,7 +11,7 @@ from typing import Any, Optional
 from .errors import ScoringError
 from .evaluate import CATEGORIES, five_card_tables, three_card_table
 from .hand_names import CATEGORY_NAMES_ZH
-from .naturals import TEST_PARAMETERS, TESTS, Test
+from .naturals import TEST_PARAMETERS, TESTS, Check
 from .numbers import Exact, parse_positive
 from .options import DEFAULTS, OPTIONS, ROWS, check_options
 
@@ -28,7 +28,7 @@ class NaturalRule:
     zh: str
     points: int
     rank: int            # higher beats lower
-    test: Test
+    check: Check         # HandFeatures -> Found or None
     params: dict
 
 
@@ -167,7 +167,7 @@ def _natural_rules(preset: dict, effective: dict) -> tuple[NaturalRule, ...]:
                 value = effective[value[1:]]
             params[key] = ONE_COLOR_GROUPS[value] if key == "colors" else value
         rules.append(NaturalRule(natural["id"], natural["en"], natural["zh"], points, count - position,
-                                 TESTS[natural["test"]["kind"]], params))
+                                 TESTS[natural["test"]["kind"]](params), params))
     return tuple(rules)
 
 

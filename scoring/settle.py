@@ -9,9 +9,9 @@ from .cards import CODES
 from .errors import ScoringError
 from .hand_input import parse_hand_input
 from .numbers import Exact, to_json
-from .options import ROWS
+from .audit import pair_rows, pair_steps, player_entry, row_entries
 from .pairs import PairResult, settle_pair
-from .player_state import FOULED, NATURAL, ROWS_PLAYED, PlayerState, player_state
+from .player_state import NATURAL, ROWS_PLAYED, PlayerState, player_state
 from .rules import Rules, resolve_rules
 from .stakes import Stakes, parse_stakes
 
@@ -54,6 +54,9 @@ def check_banker(rules: Rules, banker: Any, names: list[str]) -> Optional[str]:
 
 
 def _check_cards_unique(hands: dict) -> None:
+    everyone = [card for hand in hands.values() if hand.cards is not None for card in hand.cards]
+    if len(set(everyone)) == len(everyone):
+        return
     owner: dict[int, str] = {}
     for name, hand in hands.items():
         if hand.cards is None:
@@ -75,50 +78,34 @@ def _home_run_player(rules: Rules, state: PlayerState, own_pairs: list[tuple[Pai
     if len(own_pairs) < rules.home_run_min_opponents:
         return False
     if state.status == ROWS_PLAYED:
-        return rules.home_run_multiplier > 1 and all(pair.scooper == sign for pair, sign in own_pairs)
+        return all(pair.scooper == sign for pair, sign in own_pairs)
     if state.status == NATURAL:
-        return rules.natural_home_run and rules.home_run_multiplier > 1 and \
-            all(pair.core * sign > 0 for pair, sign in own_pairs)
+        return rules.natural_home_run and all(pair.core * sign > 0 for pair, sign in own_pairs)
     return False
 
 
 def _apply_home_run(rules: Rules, state: PlayerState, own_pairs: list[tuple[PairResult, int]]) -> None:
     multiplier = rules.home_run_multiplier
-    term = rules.terms["home_run"]
+    by_natural = state.status == NATURAL
     for pair, _ in own_pairs:
         pair.core *= multiplier
-    if rules.home_run_split and state.status == ROWS_PLAYED:
+    if rules.home_run_split and not by_natural:
         total = sum((pair.core + pair.extra) * sign for pair, sign in own_pairs)
         share = Fraction(total, len(own_pairs))
         share = share.numerator if share.denominator == 1 else share
         for pair, sign in own_pairs:
             pair.core, pair.extra = share * sign, 0
-            pair.step("home-run", term, f"{state.name} scooped everyone: total ×{multiplier} = "
-                                        f"{to_json(total)}, split evenly among {len(own_pairs)}")
+            pair.record("home-run", (state.name, multiplier, total, len(own_pairs), False))
         return
-    what = "scooped everyone" if state.status == ROWS_PLAYED else "beat everyone with a natural"
     for pair, _ in own_pairs:
-        pair.step("home-run", term, f"{state.name} {what}: ×{multiplier}")
+        pair.record("home-run", (state.name, multiplier, None, len(own_pairs), by_natural))
 
 
-def _player_json(state: PlayerState, home_run: bool) -> dict:
-    natural = None
-    if state.natural is not None:
-        natural = {"id": state.natural.id, "en": state.natural.en, "zh": state.natural.zh,
-                   "points": state.natural.points}
-        if state.natural_rows is not None:
-            natural["rows"] = {row: [CODES[card] for card in cards]
-                               for row, cards in zip(ROWS, state.natural_rows)}
-    return {"status": state.status,
-            "rows": state.row_json,
-            "natural": natural,
-            "naturals_detected": list(state.detected),
-            "foul": state.foul,
-            "home_run": home_run}
+def settle_round(round_: Any, audit: bool = True) -> dict:
+    """Settle one round given as the JSON object ``python -m scoring settle`` reads.
 
-
-def settle_round(round_: Any) -> dict:
-    """Settle one round given as the JSON object ``python -m scoring settle`` reads."""
+    ``audit=False`` leaves out the per-row and per-rule explanation (numbers only).
+    """
     if not isinstance(round_, dict):
         raise ScoringError("a round must be a JSON object with rules and players")
     for key in round_:
@@ -138,24 +125,27 @@ def settle_round(round_: Any) -> dict:
     if banker is not None and hands[banker].surrender:
         raise ScoringError(f"{banker} is the banker and cannot surrender")
     states = {name: player_state(name, hands[name], rules) for name in names}
-    return _settle_states(rules, names, states, banker, stakes)
+    return settle_states(rules, names, states, banker, stakes, audit)
 
 
-def _settle_states(rules: Rules, names: list[str], states: dict, banker: Optional[str], stakes: Stakes) -> dict:
+def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional[str], stakes: Stakes,
+                  audit: bool = True) -> dict:
+    """Settle players whose hands are already evaluated (scoring.player_state)."""
     pairs = [settle_pair(rules, states[first], states[second], banker_sign)
              for first, second, banker_sign in _pairs_of(names, banker)]
-    own: dict[str, list] = {name: [] for name in names}
-    for pair in pairs:
-        own[pair.a.name].append((pair, 1))
-        own[pair.b.name].append((pair, -1))
     home_runs = set()
     if rules.home_run_multiplier > 1:
+        own: dict[str, list] = {name: [] for name in names}
+        for pair in pairs:
+            own[pair.a.name].append((pair, 1))
+            own[pair.b.name].append((pair, -1))
         for name in names:
             if _home_run_player(rules, states[name], own[name]):
                 home_runs.add(name)
                 _apply_home_run(rules, states[name], own[name])
     net: dict[str, Exact] = dict.fromkeys(names, 0)
     money: dict[str, Exact] = dict.fromkeys(names, 0)
+    rows_by_player = {name: row_entries(states[name], rules) for name in names} if audit else None
     pair_json = []
     for pair in pairs:
         amount = pair.core + pair.extra
@@ -166,23 +156,36 @@ def _settle_states(rules: Rules, names: list[str], states: dict, banker: Optiona
         net[b] -= amount
         money[a] += paid
         money[b] -= paid
-        winner = a if amount > 0 else b if amount < 0 else None
-        pair_json.append({
-            "players": [a, b], "outcome": pair.outcome, "rows": pair.rows, "steps": pair.steps,
-            "winner": winner, "points": to_json(abs(amount)),
-            "net": {a: to_json(amount), b: to_json(-amount)},
-            "stake": to_json(stake), "money": {a: to_json(paid), b: to_json(-paid)},
-        })
-    return {
+        if amount.__class__ is int and paid.__class__ is int and stake.__class__ is int:
+            entry = {"players": [a, b], "outcome": pair.outcome,
+                     "winner": a if amount > 0 else b if amount < 0 else None, "points": abs(amount),
+                     "net": {a: amount, b: -amount}, "stake": stake, "money": {a: paid, b: -paid}}
+        else:
+            entry = {"players": [a, b], "outcome": pair.outcome,
+                     "winner": a if amount > 0 else b if amount < 0 else None, "points": to_json(abs(amount)),
+                     "net": {a: to_json(amount), b: to_json(-amount)},
+                     "stake": to_json(stake), "money": {a: to_json(paid), b: to_json(-paid)}}
+        if audit:
+            entry["rows"] = pair_rows(pair, rules, rows_by_player)
+            entry["steps"] = pair_steps(pair, rules)
+        pair_json.append(entry)
+    if audit:
+        players_json = {name: player_entry(states[name], rows_by_player[name], name in home_runs)
+                        for name in names}
+    else:
+        players_json = {name: {"status": states[name].status, "home_run": name in home_runs} for name in names}
+    result = {
         "game": GAME,
         "rules": rules.preset,
-        "options": rules.options,
-        "row_values": rules.row_value_table,
         "mode": "banker" if rules.banker_mode else "all-pairs",
         "banker": banker,
-        "stakes": stakes.to_json(),
-        "players": {name: _player_json(states[name], name in home_runs) for name in names},
-        "pairs": pair_json,
         "net": {name: to_json(value) for name, value in net.items()},
         "money": {name: to_json(value) for name, value in money.items()},
+        "players": players_json,
+        "pairs": pair_json,
     }
+    if audit:
+        result["options"] = rules.options
+        result["row_values"] = rules.row_value_table
+        result["stakes"] = stakes.to_json()
+    return result
