@@ -5,9 +5,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# Two indices of one card lie about one card diagonal apart; a card diagonal is about 6 index
-# heights (poker card 89x64 mm, index ~18 mm tall), so 7 index sizes leaves room for perspective.
-SAME_CARD_DISTANCE = 7.0
+# The two index centres of one card lie about 0.85 card diagonal apart: 4–5 index heights (poker card
+# 89x64 mm, index 18–22 mm tall); 6 index sizes leaves room for perspective without reaching the
+# diagonal neighbour in the next row.
+SAME_CARD_DISTANCE = 6.0
 
 
 @dataclass(frozen=True)

@@ -57,9 +57,11 @@ class CardReader:
     """Loads the detector and classifier once; `read` is safe to call from several threads."""
 
     def __init__(self, models_dir: Path = MODELS_DIR, *, detection_sizes: tuple[int, ...] = DETECTION_SIZES,
-                 crop_source_long_side: int = CROP_SOURCE_LONG_SIDE, score_threshold: float = 0.25):
-        self.detector = IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold)
-        self.classifier = IndexClassifier(Path(models_dir) / CLASSIFIER_FILE)
+                 crop_source_long_side: int = CROP_SOURCE_LONG_SIDE, score_threshold: float = 0.25,
+                 detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
+        """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
+        self.detector = detector or IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold)
+        self.classifier = classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE)
         self.detection_sizes = detection_sizes
         self.crop_source_long_side = crop_source_long_side
 
