@@ -1,0 +1,261 @@
+"""Train the 53-class corner-index crop classifier on crops/{train,val}/<class>/*.png (48x48 BGR).
+
+Run from the repository root with the training env:
+    PYTHONPATH=. /work/venv-train/bin/python -m vision.training.train_classifier \
+        --crops /work/data/synth-v1/crops --epochs 20 --out /work/runs/cls-v1
+Writes <out>/best.pt (best val top-1), <out>/last.pt (resumable with --resume), <out>/log.csv and
+<out>/per_class_val.json. Fine-tune from earlier weights with --init path/to/best.pt.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.crops import CLASS_NAMES, CROP_SIZE
+from vision.training.classifier_model import build_classifier, param_count
+
+TORCH_THREADS = int(os.environ.get("TRAIN_THREADS", "2"))
+
+
+# ---------------------------------------------------------------- data
+
+def load_split(crops_root: Path, split: str, cache_dir: Path) -> tuple[np.ndarray, np.ndarray]:
+    """All crops of one split as uint8 [N, 48, 48, 3] BGR and int64 labels; cached as .npz."""
+    folder = crops_root / split
+    if not folder.is_dir():
+        raise SystemExit(f"no crops folder {folder}")
+    unknown = sorted(p.name for p in folder.iterdir() if p.is_dir() and p.name not in CLASS_NAMES)
+    if unknown:
+        raise SystemExit(f"{folder} has class folders not in CLASS_NAMES: {unknown}")
+    cache = cache_dir / f"crops_{split}.npz"
+    if cache.exists() and cache.stat().st_mtime >= folder.stat().st_mtime:
+        data = np.load(cache)
+        return data["x"], data["y"]
+    images: list[np.ndarray] = []
+    labels: list[int] = []
+    for class_id, name in enumerate(CLASS_NAMES):
+        class_dir = folder / name
+        if not class_dir.is_dir():
+            continue
+        for path in sorted(class_dir.glob("*.png")):
+            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if img is None or img.shape != (CROP_SIZE, CROP_SIZE, 3):
+                raise SystemExit(f"bad crop {path}: expected {CROP_SIZE}x{CROP_SIZE} BGR")
+            images.append(img)
+            labels.append(class_id)
+    if not images:
+        raise SystemExit(f"no crops under {folder}")
+    x = np.stack(images)
+    y = np.asarray(labels, dtype=np.int64)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    np.savez(cache, x=x, y=y)
+    return x, y
+
+
+def to_tensor(batch_bgr: np.ndarray) -> torch.Tensor:
+    """uint8 [N, H, W, 3] BGR -> float32 [N, 3, H, W] BGR / 255 (the ONNX input convention)."""
+    return torch.from_numpy(batch_bgr).permute(0, 3, 1, 2).float().div_(255.0)
+
+
+# ---------------------------------------------------------------- augmentation
+
+def pixel_degrade(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Per-crop blur, downscale-upscale and JPEG, as a phone photo and a small detection would give."""
+    out = batch.copy()
+    for i in range(len(out)):
+        img = out[i]
+        r = rng.random()
+        if r < 0.25:
+            sigma = rng.uniform(0.4, 1.3)
+            img = cv2.GaussianBlur(img, (0, 0), sigma)
+        elif r < 0.45:
+            # Index seen at low resolution (10-20 px tall) then upscaled by the reader.
+            small = int(rng.integers(16, 36))
+            img = cv2.resize(cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA),
+                             (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_LINEAR)
+        if rng.random() < 0.35:
+            quality = int(rng.integers(30, 90))
+            ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+            if ok:
+                img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        out[i] = img
+    return out
+
+
+def geometric_colour(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Batched any-angle rotation, small scale/shift, colour casts, contrast, gray, noise."""
+    n = x.shape[0]
+    angle = torch.rand(n, generator=gen) * 2 * math.pi
+    scale = 1.0 + (torch.rand(n, generator=gen) * 2 - 1) * 0.15
+    shift = (torch.rand(n, 2, generator=gen) * 2 - 1) * 0.10
+    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    # Colour: per-channel gain (casts), brightness, contrast around the mean.
+    gain = 1.0 + (torch.rand(n, 3, 1, 1, generator=gen) * 2 - 1) * 0.2
+    bright = (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1) * 0.2
+    contrast = 0.6 + torch.rand(n, 1, 1, 1, generator=gen) * 0.8
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = (x - mean) * contrast + mean
+    x = x * gain + bright
+    gray = torch.rand(n, generator=gen) < 0.05
+    if gray.any():
+        x[gray] = x[gray].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    noise_sigma = torch.rand(n, 1, 1, 1, generator=gen) * 0.05
+    x = x + torch.randn(x.shape, generator=gen) * noise_sigma
+    return x.clamp_(0.0, 1.0)
+
+
+# ---------------------------------------------------------------- train / eval
+
+@torch.no_grad()
+def evaluate(model: torch.nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512) -> tuple[float, np.ndarray]:
+    """Top-1 accuracy and the confusion matrix [true, predicted]."""
+    model.eval()
+    preds = []
+    for i in range(0, len(x), batch):
+        preds.append(model(to_tensor(x[i:i + batch])).argmax(1).numpy())
+    pred = np.concatenate(preds)
+    k = len(CLASS_NAMES)
+    confusion = np.bincount(y * k + pred, minlength=k * k).reshape(k, k)
+    return float((pred == y).mean()), confusion
+
+
+def per_class_report(confusion: np.ndarray) -> list[dict]:
+    rows = []
+    for i, name in enumerate(CLASS_NAMES):
+        total = int(confusion[i].sum())
+        if total == 0:
+            continue
+        off = confusion[i].copy()
+        off[i] = 0
+        worst = int(off.argmax())
+        rows.append({
+            "class": name, "n": total, "recall": round(confusion[i, i] / total, 4),
+            "top_confusion": CLASS_NAMES[worst] if off[worst] else None, "top_confusion_n": int(off[worst]),
+        })
+    return sorted(rows, key=lambda r: r["recall"])
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--crops", type=Path, required=True, help="crops/ folder of a synth-vN dataset")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--weight-decay", type=float, default=5e-4)
+    p.add_argument("--width", type=int, default=24)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--init", type=Path, help="start from these weights (best.pt/last.pt of an earlier run)")
+    p.add_argument("--resume", action="store_true", help="continue <out>/last.pt")
+    p.add_argument("--max-minutes", type=float, default=None, help="stop after the epoch that passes this")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    torch.set_num_threads(TORCH_THREADS)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    gen = torch.Generator().manual_seed(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    t0 = time.time()
+    x_train, y_train = load_split(args.crops, "train", args.out)
+    x_val, y_val = load_split(args.crops, "val", args.out)
+    print(f"loaded train {len(x_train)} val {len(x_val)} crops in {time.time() - t0:.1f}s; "
+          f"train per class min {np.bincount(y_train, minlength=len(CLASS_NAMES)).min()}", flush=True)
+
+    model = build_classifier(args.width).to(memory_format=torch.channels_last)  # NHWC: faster on this CPU
+    print(f"classifier params {param_count(model)}", flush=True)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    steps_per_epoch = math.ceil(len(x_train) / args.batch)
+    total_steps = args.epochs * steps_per_epoch
+    warmup = min(steps_per_epoch, total_steps // 10)
+
+    def lr_at(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / warmup
+        progress = (step - warmup) / max(1, total_steps - warmup)
+        return 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress))
+
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
+    start_epoch, best_acc = 0, -1.0
+    last_path, best_path = args.out / "last.pt", args.out / "best.pt"
+    if args.resume:
+        state = torch.load(last_path, map_location="cpu", weights_only=False)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        start_epoch, best_acc = state["epoch"] + 1, state["best_acc"]
+        rng = np.random.default_rng(args.seed + start_epoch)
+        gen.manual_seed(args.seed + start_epoch)
+        print(f"resumed at epoch {start_epoch}, best {best_acc:.4f}", flush=True)
+    elif args.init is not None:
+        model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
+        print(f"initialised from {args.init}", flush=True)
+
+    log_path = args.out / "log.csv"
+    new_log = not log_path.exists() or not args.resume
+    with log_path.open("w" if new_log else "a", newline="") as log_file:
+        log = csv.writer(log_file)
+        if new_log:
+            log.writerow(["epoch", "train_loss", "train_acc", "val_top1", "lr", "epoch_s", "s_per_iter"])
+        train_start = time.time()
+        for epoch in range(start_epoch, args.epochs):
+            model.train()
+            order = rng.permutation(len(x_train))
+            t_epoch = time.time()
+            loss_sum, correct, seen = 0.0, 0, 0
+            for step in range(steps_per_epoch):
+                idx = np.sort(order[step * args.batch:(step + 1) * args.batch])
+                xb = geometric_colour(to_tensor(pixel_degrade(x_train[idx], rng)), gen)
+                xb = xb.contiguous(memory_format=torch.channels_last)
+                yb = torch.from_numpy(y_train[idx])
+                logits = model(xb)
+                loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+                optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                optimizer.step()
+                scheduler.step()
+                loss_sum += loss.item() * len(idx)
+                correct += int((logits.argmax(1) == yb).sum())
+                seen += len(idx)
+            epoch_s = time.time() - t_epoch
+            val_acc, confusion = evaluate(model, x_val, y_val)
+            lr_now = optimizer.param_groups[0]["lr"]
+            log.writerow([epoch, f"{loss_sum / seen:.4f}", f"{correct / seen:.4f}", f"{val_acc:.4f}",
+                          f"{lr_now:.2e}", f"{epoch_s:.1f}", f"{epoch_s / steps_per_epoch:.3f}"])
+            log_file.flush()
+            print(f"epoch {epoch + 1}/{args.epochs} loss {loss_sum / seen:.4f} train {correct / seen:.4f} "
+                  f"val top-1 {val_acc:.4f} ({epoch_s:.0f}s, {epoch_s / steps_per_epoch:.3f}s/iter)", flush=True)
+            meta = {"classes": CLASS_NAMES, "width": args.width, "epoch": epoch, "val_top1": val_acc,
+                    "seed": args.seed, "crops": str(args.crops)}
+            if val_acc > best_acc:
+                best_acc = val_acc
+                torch.save({"model": model.state_dict(), **meta}, best_path)
+                (args.out / "per_class_val.json").write_text(json.dumps(per_class_report(confusion), indent=1))
+            torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                        "scheduler": scheduler.state_dict(), "best_acc": best_acc, **meta}, last_path)
+            if args.max_minutes is not None and time.time() - train_start > args.max_minutes * 60:
+                print(f"stopping: passed --max-minutes {args.max_minutes}", flush=True)
+                break
+    print(f"best val top-1 {best_acc:.4f}; weights {best_path}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
