@@ -22,6 +22,7 @@ CLASSIFIER_FILE = "cards_cls.onnx"
 # Detector input long side, then smaller sizes tried when a photo shows huge indices (a close-up of one
 # card): the detector was trained on indices 10–45 px tall.
 DETECTION_SIZES = (960, 480, 256)
+LARGE_INDEX_PX = 40  # indices this big at the detector's input also try the next, smaller size
 # Crops are cut from a copy at least this long (JPEGs are decoded at 1/2, 1/4 or 1/8 size when bigger).
 CROP_SOURCE_LONG_SIDE = 1920
 LOW_CONFIDENCE = 0.6
@@ -85,7 +86,8 @@ class CardReader:
         return result
 
     def _find_indices(self, image: np.ndarray, timings: dict[str, float]) -> tuple[list[IndexReading], int]:
-        """Classified card indices at the first detection size that finds at least two of them."""
+        """Classified card indices at the first detection size that finds at least two of them at a size
+        the detector was trained for (else the size that found the most)."""
         best: tuple[list[IndexReading], int] = ([], self.detection_sizes[0])
         timings["detect"] = timings["classify"] = 0.0
         for size in self.detection_sizes:
@@ -105,7 +107,9 @@ class CardReader:
                                                  float(prob[label]), float(score)))
             if len(readings) > len(best[0]):
                 best = (readings, size)
-            if len(readings) >= 2:
+            scale = min(size / max(image.shape[:2]), 1.0)
+            big = bool(readings) and float(np.median([r.size for r in readings])) * scale > LARGE_INDEX_PX
+            if len(readings) >= 2 and not big:
                 break
         return best
 
