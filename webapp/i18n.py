@@ -106,8 +106,8 @@ PRESET_NAMES: dict[str, tuple[str, str, str]] = {
 
 # Traditional <-> Simplified for the characters that occur in hand and bonus names.
 _T2S = dict(zip(
-    "對條順葫蘆鐵烏龍兩張壘殺槍報雜點頭後過靑龍隻鬥筒無贏輸寶勝張莊數與萬個樣這裡說紅現實門開關邊戲",
-    "对条顺葫芦铁乌龙两张垒杀枪报杂点头后过青龙只斗筒无赢输宝胜张庄数与万个样这里说红现实门开关边戏",
+    "對條順葫蘆鐵烏龍兩張壘殺槍報雜點頭後過靑龍隻鬥筒無贏輸寶勝張莊數與萬個樣這裡說紅現實門開關邊戲擺衝長離將齊從發傳禮頂連隊",
+    "对条顺葫芦铁乌龙两张垒杀枪报杂点头后过青龙只斗筒无赢输宝胜张庄数与万个样这里说红现实门开关边戏摆冲长离将齐从发传礼顶连队",
 ))
 _S2T = {s: t for t, s in _T2S.items()}
 

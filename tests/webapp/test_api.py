@@ -132,3 +132,28 @@ def test_openapi_documents_every_api_route(app, client):
             assert path in documented, f"{path} is not in the OpenAPI document"
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 assert method.lower() in document["paths"][path], f"{method} {path} undocumented"
+
+
+SIX_PAIRS = "8S 7S 7C / 2S 2C 3S 3H 6S / 4S 4H 5C 5H 6H"  # 六對半: pairs of 2 3 4 5 6 7
+
+
+def test_declared_natural_is_settled_by_scoring(client):
+    token = _new_game(client, players=["Ann", "Bob"])
+    client.post(f"/api/games/{token}/rounds")
+    client.put(f"/api/games/{token}/rounds/1/hands/Ann", json={"rows": SIX_PAIRS, "natural": True})
+    client.put(f"/api/games/{token}/rounds/1/hands/Bob", json={"rows": BOB})
+    settled = client.post(f"/api/games/{token}/rounds/1/settle")
+    assert settled.status_code == 200, settled.get_json()
+    natural = settled.get_json()["settlement"]["players"]["Ann"]["natural"]
+    assert natural and natural["zh"]
+
+
+def test_declaring_a_natural_that_is_not_there_is_refused_with_scorings_message(client):
+    token = _new_game(client, players=["Ann", "Bob"])
+    client.post(f"/api/games/{token}/rounds")
+    client.put(f"/api/games/{token}/rounds/1/hands/Ann", json={"rows": ANN, "natural": True})
+    client.put(f"/api/games/{token}/rounds/1/hands/Bob", json={"rows": BOB})
+    refused = client.post(f"/api/games/{token}/rounds/1/settle")
+    assert refused.status_code == 422
+    assert "natural" in refused.get_json()["error"] and "Ann" in refused.get_json()["error"]
+    assert client.get(f"/api/games/{token}/rounds/1").get_json()["status"] == "open"

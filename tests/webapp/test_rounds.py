@@ -150,3 +150,19 @@ def test_history_totals_chart_and_exports(client):
     bob_rows = [r for r in rows if r["player"] == "Bob"]
     assert float(bob_rows[1]["total_points"]) == 2 * per_round
     assert bob_rows[0]["front"] == "QS QD 5S"
+
+
+def test_settlement_shows_hand_names_in_english_and_both_chinese_scripts(client):
+    token = create_game(client)
+    number = new_round(client, token)
+    enter_rows(client, token, number, 0, ANN)
+    enter_rows(client, token, number, 1, BOB)
+    client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    english = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert "Full house" in english and "葫蘆" in english
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})
+    simplified = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert "葫芦" in simplified and "两对" in simplified and "葫蘆" not in simplified
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
+    traditional = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert "兩對" in traditional and "结算" not in traditional and "結算" in traditional
