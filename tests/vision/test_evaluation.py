@@ -1,0 +1,115 @@
+"""`python -m vision evaluate` building blocks on drawn photos with stand-in models (no trained models)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.evaluation import datasets
+from vision.evaluation.evaluators import (evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
+                                          evaluate_singles)
+from vision.reader import CardReader
+
+from conftest import REPO
+from drawn_layouts import ColourClassifier, MarkerDetector, deal, jpeg, render
+
+
+@pytest.fixture
+def reader():
+    return CardReader(detector=MarkerDetector(), classifier=ColourClassifier())
+
+
+def write_scene(folder, name, rows, angle, truth_rows=None):
+    image, where = render(rows, angle=angle)
+    (folder / f"{name}.jpg").write_bytes(jpeg(image))
+    truth = {"rows": dict(zip(("front", "middle", "back"), truth_rows or rows)),
+             "cards": [{"code": code, "indices": [list(map(float, b)) for b in boxes]} for code, boxes in where.items()]}
+    (folder / f"{name}.json").write_text(json.dumps(truth))
+
+
+def test_scenes_all_right(tmp_path, reader):
+    for i, angle in enumerate((0, 100, 250)):
+        write_scene(tmp_path, f"{i:04d}", [list(r) for r in deal(i)], angle)
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
+    assert result.photos == 3
+    assert result.numbers["rows exactly right"] == 1.0
+    assert result.numbers["card precision"] == 1.0 and result.numbers["card recall"] == 1.0
+    assert result.numbers["index mAP50 (full scenes)"] == pytest.approx(1.0)
+
+
+def test_scene_with_wrong_order_counts_as_not_exact(tmp_path, reader):
+    rows = [list(r) for r in deal(4)]
+    truth = [rows[0][::-1], rows[1], rows[2]]
+    write_scene(tmp_path, "0000", rows, 0, truth_rows=truth)
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
+    assert result.numbers["rows exactly right"] == 0.0
+    assert result.numbers["rows right ignoring order"] == 1.0
+    assert len(result.failures) == 1
+
+
+def test_singles_top1(tmp_path, reader):
+    photos = []
+    for code in ("AS", "7D", "TC"):
+        image, _ = render([[code]], scale=1.5, size=(800, 600))
+        path = tmp_path / f"{code}.jpg"
+        path.write_bytes(jpeg(image))
+        photos.append((path, code))
+    photos.append((photos[0][0], "KS"))  # a wrong label: must count as a miss
+    result = evaluate_singles(reader, photos, "drawn singles")
+    assert result.numbers["top-1"] == pytest.approx(3 / 4)
+    assert result.confusion[("KS", "AS")] == 1
+    assert result.failures == ["AS.jpg: KS read as AS"]
+
+
+def test_rank_boxes(tmp_path, reader):
+    image, where = render([["QH", "9C"]], size=(960, 540), scale=1.2)
+    path = tmp_path / "two.jpg"
+    path.write_bytes(jpeg(image))
+
+    def card_box(code):
+        boxes = np.array(where[code])
+        return [float(boxes[:, 0].min() - 8), float(boxes[:, 1].min() - 8), float(boxes[:, 2].max() + 8),
+                float(boxes[:, 3].max() + 8)]
+
+    labels = [{"rank": "Q", "box": card_box("QH")}, {"rank": "9", "box": card_box("9C")},
+              {"rank": "A", "box": [0, 0, 60, 60]}]  # a labelled card the reader cannot see
+    result = evaluate_rank_boxes(reader, [(path, labels)], "drawn multi")
+    assert result.numbers["rank precision"] == 1.0
+    assert result.numbers["rank recall"] == pytest.approx(2 / 3)
+    assert result.numbers["photos all correct"] == 0.0
+    assert result.confusion[("A", "missed")] == 1
+
+
+def test_detector_tiles_map(tmp_path, reader):
+    images, labels = tmp_path / "detect" / "images" / "val", tmp_path / "detect" / "labels" / "val"
+    images.mkdir(parents=True)
+    labels.mkdir(parents=True)
+    for i in range(3):
+        image, where = render([list(deal(i)[0])], size=(320, 320), scale=0.5)
+        cv2.imwrite(str(images / f"{i:06d}.jpg"), image)
+        lines = [f"0 {(b[0] + b[2]) / 640} {(b[1] + b[3]) / 640} {(b[2] - b[0]) / 320} {(b[3] - b[1]) / 320}"
+                 for boxes in where.values() for b in boxes]
+        (labels / f"{i:06d}.txt").write_text("\n".join(lines))
+    (tmp_path / "detect" / "data.yaml").write_text(f"path: {tmp_path / 'detect'}\ntrain: images/train\n"
+                                                   "val: images/val\nnames:\n  0: index\n")
+    tiles = datasets.detector_val_tiles(tmp_path / "detect" / "data.yaml")
+    assert len(tiles) == 3 and tiles[0][1] == labels / "000000.txt"
+    result = evaluate_detector_tiles(reader, tiles)
+    assert result.numbers["boxes"] == 18
+    assert result.numbers["mAP50"] > 0.95
+
+
+def test_subsample_is_even_and_deterministic():
+    assert datasets.subsample(list(range(10)), 3) == [0, 4, 9]  # linspace 0, 4.5, 9 → 0, 4 (banker's), 9
+    assert datasets.subsample(list(range(3)), 10) == [0, 1, 2]
+
+
+def test_evaluate_without_models_exits_3(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "vision", "evaluate", "--models", str(tmp_path),
+                             "--out", str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 3
+    assert "model file not found" in result.stderr
