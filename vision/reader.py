@@ -88,7 +88,7 @@ class CardReader:
     def _find_indices(self, image: np.ndarray, timings: dict[str, float]) -> tuple[list[IndexReading], int]:
         """Classified card indices at the first detection size that finds at least two of them at a size
         the detector was trained for (else the size that found the most)."""
-        best: tuple[list[IndexReading], int] = ([], self.detection_sizes[0])
+        best = None
         timings["detect"] = timings["classify"] = 0.0
         for size in self.detection_sizes:
             start = time.perf_counter()
@@ -105,13 +105,14 @@ class CardReader:
                 if CLASS_NAMES[label] != NONE_CLASS:
                     readings.append(IndexReading(tuple(float(v) for v in box), CLASS_NAMES[label],
                                                  float(prob[label]), float(score)))
-            if len(readings) > len(best[0]):
-                best = (readings, size)
             scale = min(size / max(image.shape[:2]), 1.0)
             big = bool(readings) and float(np.median([r.size for r in readings])) * scale > LARGE_INDEX_PX
+            key = (len(readings), not big)  # more indices first; on a tie, indices of a trained-for size
+            if best is None or key > best[0]:
+                best = (key, readings, size)
             if len(readings) >= 2 and not big:
                 break
-        return best
+        return best[1], best[2]
 
     @staticmethod
     def _assign_rows(result: ReadResult, readings: list[IndexReading]) -> None:
