@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Optional
 
-from scoring.cards import CODES
+import numpy as np
 
-NAMES = ("Ann", "Bob", "Cy", "Dee")
+import scoring
+from scoring.cards import CODES, card_from_text
+from scoring.evaluate import evaluate_five_batch
+
+_FIVE_OF_13 = np.array(list(itertools.combinations(range(13), 5)))
+_FIVE_OF_8 = np.array(list(itertools.combinations(range(8), 5)))
 
 
-def settle_net(scoring_module, rules: str, players: dict, banker: Optional[str] = None,
-               options: Optional[dict] = None, **extra) -> dict:
+def settle(rules: str, players: dict, banker: Optional[str] = None, options: Optional[dict] = None,
+           **extra) -> dict:
     round_ = {"rules": rules, "players": players, **extra}
     if banker is not None:
         round_["banker"] = banker
     if options:
         round_["options"] = options
-    return scoring_module.settle(round_)
+    return scoring.settle(round_)
+
+
+def pair_net(result: dict, first: str, second: str) -> object:
+    """What ``first`` won from ``second`` in a settlement."""
+    for pair in result["pairs"]:
+        if pair["players"] == [first, second]:
+            return pair["net"][first]
+        if pair["players"] == [second, first]:
+            return pair["net"][first]
+    raise KeyError((first, second))
 
 
 def random_deal(rng: random.Random, players: int = 4) -> list[list[str]]:
@@ -29,3 +45,19 @@ def random_deal(rng: random.Random, players: int = 4) -> list[list[str]]:
 def as_rows(cards: list[str]) -> str:
     """13 cards in the given order as 'front / middle / back' text."""
     return f"{' '.join(cards[:3])} / {' '.join(cards[3:8])} / {' '.join(cards[8:])}"
+
+
+def strongest_back_arrangement(cards: list[str]) -> str:
+    """A legal arrangement: the best five cards at the back, the best five of the rest in the middle."""
+    ints = np.array([card_from_text(card) for card in cards])
+    back = _FIVE_OF_13[int(np.argmax(evaluate_five_batch(ints[_FIVE_OF_13])))]
+    rest = np.delete(ints, back)
+    middle = _FIVE_OF_8[int(np.argmax(evaluate_five_batch(rest[_FIVE_OF_8])))]
+    front = np.delete(rest, middle)
+    ordered = [CODES[c] for c in front] + [CODES[c] for c in rest[middle]] + [CODES[c] for c in ints[back]]
+    return as_rows(ordered)
+
+
+def rest_of_deck(*hands: str) -> list[str]:
+    used = {scoring.cards.parse_card(token) for hand in hands for token in hand.replace("/", " ").split()}
+    return [code for code in CODES if code not in used]
