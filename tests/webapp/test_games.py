@@ -130,3 +130,15 @@ def test_language_switch(client):
 def test_language_switch_never_redirects_off_site(client):
     response = client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "en", "next": "//evil.example/"})
     assert response.headers["Location"] == "/"
+
+
+def test_pin_guessing_is_slowed_down(app, client):
+    token = create_game(client, pin="246810")
+    guesser = app.test_client()
+    codes = [guesser.get(f"/api/games/{token}", headers={"X-Game-PIN": f"{i:04d}"}).status_code for i in range(5)]
+    assert codes == [401] * 5
+    # Even the right PIN is refused until the window passes: guessing gains nothing.
+    assert guesser.get(f"/api/games/{token}", headers={"X-Game-PIN": "246810"}).status_code == 429
+    form = {"csrf_token": csrf_token(guesser, f"/g/{token}/unlock"), "pin": "246810"}
+    page = guesser.post(f"/g/{token}/unlock", data=form)
+    assert page.status_code == 429 and "Too many wrong PINs" in page.get_data(as_text=True)

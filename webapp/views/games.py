@@ -29,7 +29,8 @@ def new_game():  # type: ignore[no-untyped-def]
                 errors = err.messages
             else:
                 access.remember_game(game.token)
-                access.unlock(game, settings.pin)
+                if settings.pin:
+                    access.unlock(game, settings.pin)
                 return redirect(url_for("games.show", token=game.token), 303)
     return render_template("new_game.html", presets=presets, errors=errors, form=form), 400 if errors else 200
 
@@ -51,13 +52,16 @@ def _require_pin():  # type: ignore[no-untyped-def]
 @bp.route("/g/<token>/unlock", methods=["GET", "POST"])
 def unlock(token: str):  # type: ignore[no-untyped-def]
     game = access.game_or_404(token)
-    wrong = False
+    wrong, status, message = False, 200, None
     if request.method == "POST":
-        if access.unlock(game, request.form.get("pin", "")):
-            access.remember_game(game.token)
-            return redirect(url_for("games.show", token=token), 303)
-        wrong = True
-    return render_template("unlock.html", game=game, wrong=wrong), 403 if wrong else 200
+        try:
+            if access.unlock(game, request.form.get("pin", "")):
+                access.remember_game(game.token)
+                return redirect(url_for("games.show", token=token), 303)
+            wrong, status = True, 403
+        except access.TooManyPinTries as err:
+            status, message = 429, str(err)
+    return render_template("unlock.html", game=game, wrong=wrong, message=message), status
 
 
 @bp.get("/g/<token>")
