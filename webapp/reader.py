@@ -68,12 +68,17 @@ def summarise(reading: dict[str, Any]) -> dict[str, Any]:
             "confidence": float(_first(card, "confidence", "score", "conf", default=1.0)),
             "row": _first(card, "row"),
         })
-    rows_in = reading.get("rows") or {}
+    rows_in = reading.get("rows")
     rows: dict[str, list[str]] = {}
-    for row in ROWS:
-        value = rows_in.get(row) if isinstance(rows_in, dict) else None
-        items = value if isinstance(value, list) else []
-        rows[row] = [str(_first(v, "code", "card") if isinstance(v, dict) else v) for v in items]
+    if isinstance(rows_in, dict):
+        for row in ROWS:
+            value = rows_in.get(row)
+            items = value if isinstance(value, list) else []
+            rows[row] = [str(_first(v, "code", "card") if isinstance(v, dict) else v) for v in items]
+    else:
+        # Loose mode gives no rows, only cards in reading order: fill front, middle, back 3/5/5.
+        codes = [c["code"] for c in cards]
+        rows = {"front": codes[:3], "middle": codes[3:8], "back": codes[8:]}
     warnings = []
     for w in reading.get("warnings") or []:
         warnings.append(str(_first(w, "message", "text", default=w)) if isinstance(w, dict) else str(w))

@@ -55,7 +55,7 @@ def _locked_hand(session: Session, rnd: Round, player: str) -> Hand:
     return hand
 
 
-def _require_open(rnd: Round) -> None:
+def require_open(rnd: Round) -> None:
     if rnd.status != "open":
         raise RoundError("This round is settled; re-open it before changing anything.", 409)
 
@@ -126,7 +126,7 @@ def normalise(code: str) -> str:
 
 def set_manual(session: Session, rnd: Round, player: str, rows: dict[str, list[str]]) -> Hand:
     rnd = _locked_round(session, rnd.id)
-    _require_open(rnd)
+    require_open(rnd)
     hand = _locked_hand(session, rnd, player)
     before = hand.rows() if hand.state == "cards" else None
     hand.state, hand.source, hand.upload_id = "cards", "manual", None
@@ -138,7 +138,7 @@ def set_manual(session: Session, rnd: Round, player: str, rows: dict[str, list[s
 
 def set_surrender(session: Session, rnd: Round, player: str, surrender: bool = True) -> Hand:
     rnd = _locked_round(session, rnd.id)
-    _require_open(rnd)
+    require_open(rnd)
     hand = _locked_hand(session, rnd, player)
     if surrender:
         hand.state = "surrender"
@@ -151,7 +151,7 @@ def set_surrender(session: Session, rnd: Round, player: str, surrender: bool = T
 
 def set_natural(session: Session, rnd: Round, player: str, declared: bool) -> Hand:
     rnd = _locked_round(session, rnd.id)
-    _require_open(rnd)
+    require_open(rnd)
     hand = _locked_hand(session, rnd, player)
     hand.declared_natural = declared
     _event(session, rnd, "natural", player, declared=declared)
@@ -164,7 +164,7 @@ def correct_card(session: Session, rnd: Round, player: str, row: str, index: int
         raise RoundError(f"Unknown row '{row}'; use front, middle or back.")
     new_code = normalise(code)
     rnd = _locked_round(session, rnd.id)
-    _require_open(rnd)
+    require_open(rnd)
     hand = _locked_hand(session, rnd, player)
     cards = list(getattr(hand, row))
     if index == len(cards) and len(cards) < ROW_SIZES[row]:
@@ -185,7 +185,7 @@ def remove_card(session: Session, rnd: Round, player: str, row: str, index: int)
     if row not in ROWS:
         raise RoundError(f"Unknown row '{row}'; use front, middle or back.")
     rnd = _locked_round(session, rnd.id)
-    _require_open(rnd)
+    require_open(rnd)
     hand = _locked_hand(session, rnd, player)
     cards = list(getattr(hand, row))
     if not 0 <= index < len(cards):
@@ -201,7 +201,7 @@ def swap_rows(session: Session, rnd: Round, player: str, first: str, second: str
     if first not in ROWS or second not in ROWS or first == second:
         raise RoundError("Choose two different rows to swap (front, middle, back).")
     rnd = _locked_round(session, rnd.id)
-    _require_open(rnd)
+    require_open(rnd)
     hand = _locked_hand(session, rnd, player)
     a, b = list(getattr(hand, first)), list(getattr(hand, second))
     setattr(hand, first, b)
@@ -234,7 +234,7 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
     photo is stored only after the reader accepted it."""
     if player not in {h.player for h in rnd.hands}:
         raise RoundError(f"'{player}' is not a player in this game.", 404)
-    _require_open(rnd)
+    require_open(rnd)
     round_id = rnd.id
     content_type = sniff_content_type(data)
     session.commit()  # end the read transaction: no lock is held while reading
@@ -246,7 +246,7 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
     summary = reader.summarise(reading)
     sha = store.save(data, content_type)
     rnd = _locked_round(session, round_id)
-    _require_open(rnd)
+    require_open(rnd)
     _insert_photo_once(session, sha, content_type, len(data))
     upload = Upload(round_id=rnd.id, player=player, photo_sha256=sha, source=source, reading=reading)
     session.add(upload)
@@ -304,6 +304,8 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, str]]]:
                     notes.append({"level": "warn",
                                   "text": f"{card['code']} was read with low confidence ({card['confidence']:.0%})."})
             for text in summary["warnings"]:
+                if text.startswith("low confidence"):
+                    continue  # said above, and only for cards that still stand
                 notes.append({"level": "warn", "text": text})
     return out
 

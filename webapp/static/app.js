@@ -101,7 +101,7 @@ function initOverlay() {
     if (!w || !h) return;
     svg.setAttribute("viewBox", "0 0 " + w + " " + h);
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var stroke = Math.max(2, w / 400), font = Math.max(14, w / 45);
+    var stroke = Math.max(2, w / 300), font = Math.max(16, w / 28);
     cards.forEach(function (c) {
       if (!c.box) return;
       var low = c.confidence < 0.6;

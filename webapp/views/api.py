@@ -194,7 +194,7 @@ def post_photo(token: str, number: int, player: str):  # type: ignore[no-untyped
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/webcam")
 def post_webcam(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
     _game, rnd = _round(token, number)
-    rounds._require_open(rnd)
+    rounds.require_open(rnd)
     data = capture_jpeg(str(current_app.config.get("WEBCAM_DEVICE", "")))
     _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
                                       data, source="webcam")

@@ -62,8 +62,9 @@ def hand(token: str, number: int, seat: int, error: str | None = None, status: i
     the_hand = next(h for h in rnd.hands if h.player == player)
     summary = reader.summarise(the_hand.upload.reading) if the_hand.upload else None
     warnings = rounds.hand_warnings(rnd)[player]
+    low = {c["code"] for c in summary["cards"] if c["confidence"] < reader.LOW_CONFIDENCE} if summary else set()
     return render_template(
-        "hand.html", game=game, rnd=rnd, hand=the_hand, seat=seat, summary=summary, warnings=warnings,
+        "hand.html", game=game, rnd=rnd, hand=the_hand, seat=seat, summary=summary, warnings=warnings, low=low,
         error=error, webcam=bool(str(current_app.config.get("WEBCAM_DEVICE", "")).strip()),
     ), status
 
@@ -105,7 +106,7 @@ def photo(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/webcam")
 def webcam(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
-        rounds._require_open(rnd)
+        rounds.require_open(rnd)
         data = capture_jpeg(str(current_app.config.get("WEBCAM_DEVICE", "")))
         rounds.add_photo(get_session(), _store(), rnd, player, data, source="webcam")
     return _act(token, number, seat, action)

@@ -1,0 +1,54 @@
+"""How the reader's JSON becomes rows and warnings on the review screen."""
+from __future__ import annotations
+
+from webapp.reader import summarise
+
+CODES = "AS KS QS 2C 2D 9H 9S 4C 3H 4H 5H 6H 7H".split()
+
+
+def _card(code: str, i: int, confidence: float = 0.95, row: str | None = None) -> dict:
+    return {"code": code, "confidence": confidence, "box": [i * 10, 0, i * 10 + 8, 12], "row": row}
+
+
+def test_rows_from_the_reader_are_kept():
+    reading = {"cards": [_card(c, i) for i, c in enumerate(CODES)],
+               "rows": {"front": CODES[:3], "middle": CODES[3:8], "back": CODES[8:]}, "warnings": ["w1"]}
+    summary = summarise(reading)
+    assert summary["rows"]["middle"] == CODES[3:8]
+    assert summary["warnings"] == ["w1"]
+    assert summary["cards"][0]["box"] == [0.0, 0.0, 8.0, 12.0]
+
+
+def test_loose_reading_fills_rows_in_reading_order():
+    summary = summarise({"cards": [_card(c, i) for i, c in enumerate(CODES)], "rows": None, "warnings": []})
+    assert summary["rows"] == {"front": CODES[:3], "middle": CODES[3:8], "back": CODES[8:]}
+
+
+def test_low_confidence_card_is_flagged_on_the_round(client):
+    """A card read with low confidence is warned about while it stands, and not after it is corrected."""
+    from webapp.db import get_session
+    from webapp.models import Hand, Photo, Round, Upload
+    from sqlalchemy import select
+    from webapp_testkit import create_game, csrf_token, new_round
+
+    token = create_game(client)
+    number = new_round(client, token)
+    reading = {"cards": [_card(c, i, 0.3 if c == "9H" else 0.97) for i, c in enumerate(CODES)],
+               "rows": {"front": CODES[:3], "middle": CODES[3:8], "back": CODES[8:]}, "warnings": []}
+    with client.application.app_context():
+        db = get_session()
+        rnd = db.scalars(select(Round)).one()
+        db.add(Photo(sha256="0" * 64, content_type="image/jpeg", size=1))
+        upload = Upload(round_id=rnd.id, player="Ann", photo_sha256="0" * 64, source="photo", reading=reading)
+        db.add(upload)
+        db.flush()
+        hand = db.scalars(select(Hand).where(Hand.player == "Ann")).one()
+        hand.state, hand.upload_id = "cards", upload.id
+        hand.front, hand.middle, hand.back = CODES[:3], CODES[3:8], CODES[8:]
+        db.commit()
+    warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
+    assert any("9H was read with low confidence" in w["text"] and w["level"] == "warn" for w in warnings)
+    client.post(f"/g/{token}/r/{number}/p/0/correct",
+                data={"csrf_token": csrf_token(client), "row": "middle", "index": "2", "code": "9D"})
+    warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
+    assert not any("low confidence" in w["text"] for w in warnings)
