@@ -54,13 +54,12 @@ _HISTOGRAM = _histogram_table()
 class HandFeatures:
     """Counts computed once per 13-card hand and shared by every test."""
 
-    __slots__ = ("cards", "rank_key", "suit_counts", "singles", "pairs", "trips", "quads")
+    __slots__ = ("cards", "rank_key", "suit_key", "singles", "pairs", "trips", "quads")
 
     def __init__(self, cards: Sequence[int]) -> None:
         self.cards = cards
         self.rank_key = rank_key = sum(map(RANK_KEY.__getitem__, cards))   # 3 bits of count per rank
-        suit_key = sum(map(_SUIT_KEY.__getitem__, cards))
-        self.suit_counts = (suit_key & 15, (suit_key >> 4) & 15, (suit_key >> 8) & 15, suit_key >> 12)
+        self.suit_key = sum(map(_SUIT_KEY.__getitem__, cards))              # 4 bits of count per suit
         # How many ranks the hand holds exactly once, twice, three and four times.
         packed = (_HISTOGRAM[rank_key & 4095] + _HISTOGRAM[(rank_key >> 12) & 4095]
                   + _HISTOGRAM[(rank_key >> 24) & 4095] + _HISTOGRAM[rank_key >> 36])
@@ -68,6 +67,12 @@ class HandFeatures:
         self.pairs = (packed >> 4) & 15
         self.trips = (packed >> 8) & 15
         self.quads = packed >> 12
+
+    @property
+    def suit_counts(self) -> tuple[int, int, int, int]:
+        """How many cards of each suit (S, H, D, C)."""
+        key = self.suit_key
+        return key & 15, (key >> 4) & 15, (key >> 8) & 15, key >> 12
 
     @property
     def rank_counts(self) -> list[int]:
@@ -99,8 +104,11 @@ def _dragon(params: dict) -> Check:
     return lambda f: FOUND if f.singles == 13 else None
 
 
+_ONE_SUIT_KEYS = frozenset(13 << (4 * suit) for suit in range(4))
+
+
 def _same_suit_dragon(params: dict) -> Check:
-    return lambda f: FOUND if f.singles == 13 and 13 in f.suit_counts else None
+    return lambda f: FOUND if f.singles == 13 and f.suit_key in _ONE_SUIT_KEYS else None
 
 
 def _pairs(params: dict) -> Check:
@@ -157,16 +165,10 @@ def _cards_in_ranks(params: dict) -> Check:
 
 
 def _one_color(params: dict) -> Check:
-    groups = [tuple(SUITS.index(suit) for suit in group) for group in params["colors"]]
-    outside = [tuple(suit for suit in range(4) if suit not in group) for group in groups]
-
-    def check(f: HandFeatures) -> Optional[Found]:
-        counts = f.suit_counts
-        for missing in outside:
-            if not any([counts[suit] for suit in missing]):
-                return FOUND
-        return None
-    return check
+    # Suit-key bits of the suits outside each allowed group: none of them may be held.
+    first, second = (sum(15 << (4 * suit) for suit in range(4) if SUITS[suit] not in group)
+                     for group in params["colors"])
+    return lambda f: FOUND if not f.suit_key & first or not f.suit_key & second else None
 
 
 def _order_fives(front: Sequence[int], first: Sequence[int], second: Sequence[int]) -> Rows:
@@ -176,12 +178,22 @@ def _order_fives(front: Sequence[int], first: Sequence[int], second: Sequence[in
     return tuple(sorted(front)), tuple(sorted(first)), tuple(sorted(second))
 
 
-# Suit-count shapes (largest first) that split into one-suit rows of 3, 5 and 5 cards.
-_THREE_FLUSH_SHAPES = {(5, 5, 3, 0), (8, 5, 0, 0), (10, 3, 0, 0), (13, 0, 0, 0)}
+def _three_flush_suit_keys() -> frozenset[int]:
+    """Suit keys of every suit count that splits into one-suit rows of 3, 5 and 5 cards."""
+    keys = set()
+    for suits in product(range(4), repeat=3):
+        key = 0
+        for suit, size in zip(suits, (3, 5, 5)):
+            key += size << (4 * suit)
+        keys.add(key)
+    return frozenset(keys)
+
+
+_THREE_FLUSH_KEYS = _three_flush_suit_keys()
 
 
 def _find_three_flushes(f: HandFeatures) -> Optional[Found]:
-    if tuple(sorted(f.suit_counts, reverse=True)) not in _THREE_FLUSH_SHAPES:
+    if f.suit_key not in _THREE_FLUSH_KEYS:
         return None
     by_suit = [sorted(card for card in f.cards if card & 3 == suit) for suit in range(4)]
     for front_suit, middle_suit, back_suit in product(range(4), repeat=3):

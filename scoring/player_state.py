@@ -13,7 +13,8 @@ from .rules import NaturalRule, Rules
 
 ROWS_PLAYED, FOULED, NATURAL, SURRENDERED = "rows", "fouled", "natural", "surrendered"
 
-# (strength, id of the zh names table) -> (category id, English, Chinese); a few thousand entries at most.
+# (category and top two rank digits of a strength, id of the zh names table) -> (category id, English,
+# Chinese): names only ever use those digits, so a few thousand entries cover every row.
 _NAMES: dict[tuple[int, int], tuple[str, str, str]] = {}
 
 
@@ -37,7 +38,7 @@ class PlayerState:
 
 def hand_names(strength: int, rules: Rules) -> tuple[str, str, str]:
     """(category id, English, Chinese) of a row's strength, cached per Chinese names table."""
-    key = (strength, id(rules.names_zh))
+    key = (strength >> 12, id(rules.names_zh))
     names = _NAMES.get(key)
     if names is None:
         names = (CATEGORIES[strength >> 20], describe_en(strength), describe_zh(strength, rules.names_zh))
@@ -65,12 +66,7 @@ def _foul_reason(strengths: tuple[int, int, int], rules: Rules) -> Optional[str]
 
 def _detect(cards: tuple[int, ...], rules: Rules) -> list[tuple[NaturalRule, object]]:
     features = HandFeatures(cards)
-    found = []
-    for natural in rules.naturals:
-        result = natural.check(features)
-        if result is not None:
-            found.append((natural, result))
-    return found
+    return [(natural, found) for natural in rules.naturals if (found := natural.check(features)) is not None]
 
 
 def _claim(hand: HandInput, found: list, rules: Rules, name: str):

@@ -226,6 +226,8 @@ def resolve_rules(preset_id: Any, options: Any = None) -> Rules:
     known = presets()
     if not isinstance(preset_id, str) or preset_id not in known:
         raise ScoringError(f"unknown rules {preset_id!r}; presets: {', '.join(known)}")
+    if not options:
+        return _build_rules(preset_id, "{}")   # the common case, without re-serialising the options
     checked = check_options(options)
     return _build_rules(preset_id, json.dumps(checked, sort_keys=True))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Optional
 
 from .cards import CODES
@@ -17,6 +18,7 @@ from .stakes import Stakes, parse_stakes
 
 GAME = "chinese-poker"
 ROUND_KEYS = ("game", "rules", "options", "players", "banker", "stakes")
+_ROUND_KEY_SET = frozenset(ROUND_KEYS)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 
@@ -54,8 +56,8 @@ def check_banker(rules: Rules, banker: Any, names: list[str]) -> Optional[str]:
 
 
 def _check_cards_unique(hands: dict) -> None:
-    everyone = [card for hand in hands.values() if hand.cards is not None for card in hand.cards]
-    if len(set(everyone)) == len(everyone):
+    held = [hand.cards for hand in hands.values() if hand.cards is not None]
+    if len(set().union(*held)) == sum(map(len, held)):
         return
     owner: dict[int, str] = {}
     for name, hand in hands.items():
@@ -67,10 +69,12 @@ def _check_cards_unique(hands: dict) -> None:
                 raise ScoringError(f"{CODES[card]} is in both {other}'s and {name}'s hands")
 
 
-def _pairs_of(names: list[str], banker: Optional[str]) -> list[tuple[str, str, int]]:
+@lru_cache(maxsize=1024)
+def _pairs_of(names: tuple[str, ...], banker: Optional[str]) -> tuple[tuple[str, str, int], ...]:
+    """The pairs that settle, in order, each with +1 when its first player is the banker."""
     if banker is not None:
-        return [(banker, name, 1) for name in names if name != banker]
-    return [(names[i], names[j], 0) for i in range(len(names)) for j in range(i + 1, len(names))]
+        return tuple((banker, name, 1) for name in names if name != banker)
+    return tuple((names[i], names[j], 0) for i in range(len(names)) for j in range(i + 1, len(names)))
 
 
 def _home_run_player(rules: Rules, state: PlayerState, own_pairs: list[tuple[PairResult, int]]) -> bool:
@@ -78,9 +82,15 @@ def _home_run_player(rules: Rules, state: PlayerState, own_pairs: list[tuple[Pai
     if len(own_pairs) < rules.home_run_min_opponents:
         return False
     if state.status == ROWS_PLAYED:
-        return all(pair.scooper == sign for pair, sign in own_pairs)
-    if state.status == NATURAL:
-        return rules.natural_home_run and all(pair.core * sign > 0 for pair, sign in own_pairs)
+        for pair, sign in own_pairs:
+            if pair.scooper != sign:
+                return False
+        return True
+    if state.status == NATURAL and rules.natural_home_run:
+        for pair, sign in own_pairs:
+            if pair.core * sign <= 0:
+                return False
+        return True
     return False
 
 
@@ -108,9 +118,9 @@ def settle_round(round_: Any, audit: bool = True) -> dict:
     """
     if not isinstance(round_, dict):
         raise ScoringError("a round must be a JSON object with rules and players")
-    for key in round_:
-        if key not in ROUND_KEYS:
-            raise ScoringError(f"unknown key {key!r} in the round; valid keys: {', '.join(ROUND_KEYS)}")
+    if not _ROUND_KEY_SET.issuperset(round_):
+        unknown = next(key for key in round_ if key not in _ROUND_KEY_SET)
+        raise ScoringError(f"unknown key {unknown!r} in the round; valid keys: {', '.join(ROUND_KEYS)}")
     if "rules" not in round_:
         raise ScoringError("the round names no rules (\"rules\": one of the presets)")
     rules = resolve_rules(round_["rules"], round_.get("options"))
@@ -132,7 +142,7 @@ def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional
                   audit: bool = True) -> dict:
     """Settle players whose hands are already evaluated (scoring.player_state)."""
     pairs = [settle_pair(rules, states[first], states[second], banker_sign)
-             for first, second, banker_sign in _pairs_of(names, banker)]
+             for first, second, banker_sign in _pairs_of(tuple(names), banker)]
     home_runs = set()
     if rules.home_run_multiplier > 1:
         own: dict[str, list] = {name: [] for name in names}
