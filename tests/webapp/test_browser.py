@@ -108,6 +108,7 @@ def test_a_round_on_a_phone(live_server, page, tmp_path):
     page.wait_for_selector("#new-round")
     page.click("#new-round")
     page.wait_for_selector("#hand-0")
+    shot(page, "03-round-open")
 
     photos = sample_photos(tmp_path)
     wanted = [ANN.replace("9D", "9S"), BOB]  # Ann's entry carries one wrong card to correct below
@@ -117,7 +118,7 @@ def test_a_round_on_a_phone(live_server, page, tmp_path):
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(photo))
         page.wait_for_selector("#overlay[viewBox]", state="attached")  # app.js drew the boxes layer
-        shot(page, f"03-review-{seat}")
+        shot(page, f"04-review-{seat}")
         truth = truth_for(photo)
         read_ok = truth is not None and page.locator(".review .card.fix:not(.empty)").count() == 13
         if not read_ok:
@@ -139,7 +140,7 @@ def test_a_round_on_a_phone(live_server, page, tmp_path):
     page.click("#hand-0 a.button")
     page.click(".review .card.fix[data-row=front][data-index='2']")
     page.wait_for_selector("#picker", state="visible")
-    shot(page, "04-picker")
+    shot(page, "05-picker")
     with page.expect_navigation():
         page.click("#picker .card[data-code='9D']")
     assert page.locator(".review .card.fix[data-row=front][data-index='2']").get_attribute("data-code") == "9D"
@@ -150,7 +151,7 @@ def test_a_round_on_a_phone(live_server, page, tmp_path):
     with page.expect_navigation():
         settle.click()
     page.wait_for_selector("#settlement")
-    shot(page, "05-settlement")
+    shot(page, "06-settlement")
     assert "Bob" in page.inner_text("#settlement")
     page.click("#history summary")
     assert "9S → 9D" in page.inner_text("#history")
@@ -158,14 +159,14 @@ def test_a_round_on_a_phone(live_server, page, tmp_path):
     page.click("text=Back to the game")
     page.wait_for_selector("#standings-chart")
     assert page.locator("#standings-chart polyline").count() == 2
-    shot(page, "06-game-history")
+    shot(page, "07-game-history")
 
     # Chinese labels on the same screens.
     page.click("button[value=zh-Hant]")
     page.wait_for_selector("text=新一局")
     page.click("a:has-text('第 1 局')")
     page.wait_for_selector("#settlement")
-    shot(page, "07-settlement-zh-hant")
+    shot(page, "08-settlement-zh-hant")
     assert "結算" in page.inner_text("#settlement")
 
 
@@ -181,7 +182,7 @@ def test_live_camera_capture_uploads_a_frame(live_server, eval_page):
     page.click("#camera-box summary")
     page.wait_for_function("document.querySelector('#camera-video').videoWidth > 0")
     assert page.locator(".guide rect").count() == 13
-    shot(page, "08-live-camera")
+    shot(page, "09-live-camera")
     with page.expect_navigation():
         page.click("#camera-capture")
     page.wait_for_selector("#overlay[viewBox]", state="attached")
