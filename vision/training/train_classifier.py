@@ -161,7 +161,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--init", type=Path, help="start from these weights (best.pt/last.pt of an earlier run)")
     p.add_argument("--resume", action="store_true", help="continue <out>/last.pt")
-    p.add_argument("--max-minutes", type=float, default=None, help="stop after the epoch that passes this")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="time budget: after epoch 1 the epoch count (and the cosine schedule) is refitted to it")
     return p.parse_args(argv)
 
 
@@ -183,13 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"classifier params {param_count(model)}", flush=True)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     steps_per_epoch = math.ceil(len(x_train) / args.batch)
-    total_steps = args.epochs * steps_per_epoch
-    warmup = min(steps_per_epoch, total_steps // 10)
+    schedule = {"total": args.epochs * steps_per_epoch}
+    warmup = min(steps_per_epoch // 2, schedule["total"] // 10)
 
     def lr_at(step: int) -> float:
         if step < warmup:
             return (step + 1) / warmup
-        progress = (step - warmup) / max(1, total_steps - warmup)
+        progress = min(1.0, (step - warmup) / max(1, schedule["total"] - warmup))
         return 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress))
 
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
@@ -201,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
         start_epoch, best_acc = state["epoch"] + 1, state["best_acc"]
+        args.epochs = state.get("epochs", args.epochs)
+        schedule["total"] = args.epochs * steps_per_epoch
         rng = np.random.default_rng(args.seed + start_epoch)
         gen.manual_seed(args.seed + start_epoch)
         print(f"resumed at epoch {start_epoch}, best {best_acc:.4f}", flush=True)
@@ -214,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         log = csv.writer(log_file)
         if new_log:
             log.writerow(["epoch", "train_loss", "train_acc", "val_top1", "lr", "epoch_s", "s_per_iter"])
-        train_start = time.time()
-        for epoch in range(start_epoch, args.epochs):
+        epoch = start_epoch
+        while epoch < args.epochs:
             model.train()
             order = rng.permutation(len(x_train))
             t_epoch = time.time()
@@ -242,17 +245,21 @@ def main(argv: list[str] | None = None) -> int:
             log_file.flush()
             print(f"epoch {epoch + 1}/{args.epochs} loss {loss_sum / seen:.4f} train {correct / seen:.4f} "
                   f"val top-1 {val_acc:.4f} ({epoch_s:.0f}s, {epoch_s / steps_per_epoch:.3f}s/iter)", flush=True)
+            if args.minutes is not None and epoch == start_epoch:
+                # Refit the epoch count to the time budget from the measured epoch (+ validation) time.
+                per_epoch = time.time() - t_epoch
+                args.epochs = max(epoch + 1, min(args.epochs, int(args.minutes * 60 // per_epoch)))
+                schedule["total"] = args.epochs * steps_per_epoch
+                print(f"time budget {args.minutes} min: {per_epoch:.0f}s/epoch -> {args.epochs} epochs", flush=True)
             meta = {"classes": CLASS_NAMES, "width": args.width, "epoch": epoch, "val_top1": val_acc,
-                    "seed": args.seed, "crops": str(args.crops)}
+                    "seed": args.seed, "crops": str(args.crops), "epochs": args.epochs}
             if val_acc > best_acc:
                 best_acc = val_acc
                 torch.save({"model": model.state_dict(), **meta}, best_path)
                 (args.out / "per_class_val.json").write_text(json.dumps(per_class_report(confusion), indent=1))
             torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
                         "scheduler": scheduler.state_dict(), "best_acc": best_acc, **meta}, last_path)
-            if args.max_minutes is not None and time.time() - train_start > args.max_minutes * 60:
-                print(f"stopping: passed --max-minutes {args.max_minutes}", flush=True)
-                break
+            epoch += 1
     print(f"best val top-1 {best_acc:.4f}; weights {best_path}", flush=True)
     return 0
 
