@@ -58,7 +58,7 @@ def test_read_returns_the_readers_json(client):
         assert response.status_code == 503
         return
     assert response.status_code == 200
-    assert response.get_json() == expected
+    assert response.get_json() == {"photo": "a.jpg", **expected}
 
 
 def test_game_round_lifecycle_through_the_api(client):

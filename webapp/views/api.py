@@ -60,7 +60,9 @@ def read():  # type: ignore[no-untyped-def]
     if mode not in ("", "strict", "loose"):
         return _error("mode must be 'loose' (or left out).", 400)
     try:
-        return jsonify(reader.read(upload.read(), loose=mode == "loose"))
+        # The object `python -m vision read` prints for one photo: its name, then the reading.
+        name = (upload.filename or "photo").replace("\\", "/").rsplit("/", 1)[-1]
+        return jsonify({"photo": name, **reader.read(upload.read(), loose=mode == "loose")})
     except reader.ReaderUnavailable as err:
         return _error(f"The card reader is unavailable: {err}", 503)
 
