@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from fractions import Fraction
 
 from sqlalchemy import func, select
 
@@ -166,3 +167,17 @@ def test_settlement_shows_hand_names_in_english_and_both_chinese_scripts(client)
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
     traditional = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
     assert "兩對" in traditional and "结算" not in traditional and "結算" in traditional
+
+
+def test_stake_and_per_pair_stakes_reach_the_money(client):
+    token = create_game(client, players=("Ann", "Bob", "Cy"), stake="0.5", pair_stakes="Ann-Bob=2")
+    number = new_round(client, token)
+    for seat, rows in enumerate((ANN, BOB, CY)):
+        enter_rows(client, token, number, seat, rows)
+    client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    pairs = {tuple(p["players"]): p for p in _round_json(client, token, number)["settlement"]["pairs"]}
+    ann_bob = pairs[("Ann", "Bob")]
+    assert str(ann_bob["stake"]) == "2"
+    assert float(ann_bob["money"]["Bob"]) == 2 * float(ann_bob["net"]["Bob"])
+    ann_cy = pairs[("Ann", "Cy")]
+    assert Fraction(str(ann_cy["money"]["Cy"])) == Fraction(1, 2) * Fraction(str(ann_cy["net"]["Cy"]))

@@ -183,12 +183,13 @@ def put_hand(token: str, number: int, player: str):  # type: ignore[no-untyped-d
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/photo")
 def post_photo(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
-    _game, rnd = _round(token, number)
-    upload = request.files.get("photo")
+    upload = request.files.get("photo")  # parse the body before touching the database (no lock held)
     if upload is None:
         return _error("Send the photo as the multipart field 'photo'.", 400)
+    data, loose = upload.read(), request.form.get("mode") == "loose"
+    _game, rnd = _round(token, number)
     _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
-                                      upload.read(), source="api", loose=request.form.get("mode") == "loose")
+                                      data, source="api", loose=loose)
     body, _ = _round_body(token, number)
     return jsonify(reading=reading, round=body.get_json()), 201
 
