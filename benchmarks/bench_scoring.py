@@ -87,6 +87,22 @@ def bench_rows(count: int, repeat: int) -> None:
     print(f"rows, order agrees with treys on 20,000 rows: {bool(agree)}")
 
 
+def _settle_all(rounds: list[dict], audit: bool) -> None:
+    for round_ in rounds:   # results are dropped, as a server would after sending them
+        scoring.settle(round_, audit=audit)
+
+
+def machine_yardstick() -> float:
+    """Millions of Python dict look-ups per second right now: compare runs taken under different load."""
+    table = {i: i for i in range(100)}
+    keys = list(range(100)) * 1000
+    start = time.process_time()
+    for _ in range(5):
+        for key in keys:
+            table[key]
+    return 5 * len(keys) / (time.process_time() - start) / 1e6
+
+
 def bench_rounds(count: int, repeat: int, presets: list[str]) -> None:
     deals = random_rounds(count, seed=2)
     for preset in presets:
@@ -95,9 +111,9 @@ def bench_rounds(count: int, repeat: int, presets: list[str]) -> None:
         rounds = [{"rules": preset, "players": deal, "options": options, **banker} for deal in deals]
         for round_ in rounds[:50]:
             scoring.settle(round_)   # warm the caches (rules, hand names)
-        wall, cpu = best_rate(count, lambda: [scoring.settle(r) for r in rounds], repeat)
+        wall, cpu = best_rate(count, lambda: _settle_all(rounds, True), repeat)
         print(f"rounds, {preset:<13} full audit  {wall:>9,.0f} rounds/s   (CPU {cpu:,.0f}/s)")
-        wall, cpu = best_rate(count, lambda: [scoring.settle(r, audit=False) for r in rounds], repeat)
+        wall, cpu = best_rate(count, lambda: _settle_all(rounds, False), repeat)
         print(f"rounds, {preset:<13} numbers only{wall:>9,.0f} rounds/s   (CPU {cpu:,.0f}/s)")
 
 
@@ -111,8 +127,11 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs, "
           f"load average {load:.1f} at start")
+    print(f"yardstick: {machine_yardstick():.1f} M dict look-ups per CPU second")
     bench_rows(args.rows, args.repeat)
     bench_rounds(args.rounds, args.repeat, args.presets.split(","))
+    print(f"yardstick: {machine_yardstick():.1f} M dict look-ups per CPU second; "
+          f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

@@ -19,9 +19,10 @@ def row_entries(state: PlayerState, rules: Rules) -> Optional[list]:
     """The player's three rows with cards, hand names (English, Chinese) and the points each wins."""
     if state.strengths is None:
         return None
+    cache = rules.names_cache
     entries = []
     for row, cards, strength, value in zip(ROWS, state.rows, state.strengths, state.values):
-        category, english, chinese = hand_names(strength, rules)
+        category, english, chinese = cache.get(strength >> 12) or hand_names(strength, rules)
         entries.append({"row": row, "cards": list(map(CODES.__getitem__, cards)), "hand": english,
                         "hand_zh": chinese, "category": category, "value": value})
     return entries
@@ -44,12 +45,19 @@ def _natural_text(state: PlayerState) -> str:
     return f"{state.name}'s {natural.zh} ({natural.en}, {natural.points})"
 
 
-def _won_rows_text(name: str, pair: PairResult, sign: int) -> str:
-    won = [f"{ROWS[row]} {pair.points[row]}" for row in range(3) if pair.results[row] == sign]
-    if not won:
-        return f"{name} 0"
-    total = sum(pair.points[row] for row in range(3) if pair.results[row] == sign)
-    return f"{name} {total} ({', '.join(won)})"
+def _rows_text(pair: PairResult) -> str:
+    """'rows won: Ann 4 (front 3, back 1); Bob 1 (middle 1)'."""
+    won: tuple[list, list] = ([], [])
+    totals = [0, 0]
+    for row, result, points in zip(ROWS, pair.results, pair.points):
+        if result:
+            side = 0 if result > 0 else 1
+            won[side].append(f"{row} {points}")
+            totals[side] += points
+    parts = []
+    for side, name in ((0, pair.a.name), (1, pair.b.name)):
+        parts.append(f"{name} {totals[side]} ({', '.join(won[side])})" if won[side] else f"{name} 0")
+    return f"rows won: {parts[0]}; {parts[1]}"
 
 
 def _detail(pair: PairResult, rules: Rules, rule: str, detail: object) -> tuple[Optional[str], str]:
@@ -57,7 +65,7 @@ def _detail(pair: PairResult, rules: Rules, rule: str, detail: object) -> tuple[
     a, b = pair.a, pair.b
     terms = rules.terms
     if rule == "rows":
-        return None, f"rows won: {_won_rows_text(a.name, pair, 1)}; {_won_rows_text(b.name, pair, -1)}"
+        return None, _rows_text(pair)
     if rule == "royalties":
         extra_a, extra_b = detail
         return None, f"royalties paid whatever the row's result: {a.name} +{extra_a}, {b.name} +{extra_b}"

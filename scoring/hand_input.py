@@ -118,29 +118,29 @@ _CARD = SPELLINGS.__getitem__
 
 
 def _quick_text_hand(value: str) -> Optional[HandInput]:
-    """The common 'front / middle / back' text with canonical codes, or None to take the careful path."""
-    parts = value.split("/")
-    if len(parts) != 3:
+    """The common 'AS KS QS / 2C 2D 9H 9S 4C / ...' text with canonical codes and spaced slashes, or None
+    to take the careful path.  Repeated cards are left to the round's check across all hands."""
+    tokens = value.split()
+    if len(tokens) != 15 or tokens[3] != "/" or tokens[9] != "/":
         return None
     try:
-        front = tuple(map(_CARD, parts[0].split()))
-        middle = tuple(map(_CARD, parts[1].split()))
-        back = tuple(map(_CARD, parts[2].split()))
+        front = tuple(map(_CARD, tokens[:3]))
+        middle = tuple(map(_CARD, tokens[4:9]))
+        back = tuple(map(_CARD, tokens[10:]))
     except KeyError:
         return None
-    if len(front) != 3 or len(middle) != 5 or len(back) != 5:
-        return None
-    cards = front + middle + back
-    if len(set(cards)) != 13:
-        return None
-    return HandInput((front, middle, back), cards)
+    return HandInput((front, middle, back), front + middle + back)
 
 
-def parse_hand_input(value: Any, player: str = "hand") -> HandInput:
-    """Parse one player's entry; ScoringError (naming ``player``) when it is not a valid hand."""
+def parse_hand_input(value: Any, player: str = "hand", check_repeats: bool = True) -> HandInput:
+    """Parse one player's entry; ScoringError (naming ``player``) when it is not a valid hand.
+
+    ``check_repeats=False`` leaves repeated cards to the caller (a round checks all hands at once)."""
     if value.__class__ is str:
         quick = _quick_text_hand(value)
         if quick is not None:
+            if check_repeats:
+                _check_no_repeats(quick.cards, player)
             return quick
     if isinstance(value, str):
         rows = _rows_from_text(value, player)
@@ -167,7 +167,7 @@ def parse_hand_input(value: Any, player: str = "hand") -> HandInput:
         hand = _from_dict(value, player)
     else:
         raise ScoringError(f"{player}: a hand is a text, a list or an object, not {type(value).__name__}")
-    if hand.cards is not None:
+    if hand.cards is not None and check_repeats:
         _check_no_repeats(hand.cards, player)
     return hand
 

@@ -31,6 +31,9 @@ FRONT_STRAIGHT_RULES = {
 
 
 _SUIT_KEY = tuple(1 << (4 * (card & 3)) for card in range(52))   # 4 bits of count per suit
+# Both keys in one int per card, so one sum gives both (the 39-bit rank key never carries into bit 40).
+_BOTH_KEYS = tuple(RANK_KEY[card] | (_SUIT_KEY[card] << 40) for card in range(52))
+_RANK_KEY_MASK = (1 << 39) - 1
 _RANK_SHIFTS = tuple(3 * rank for rank in range(13))
 
 
@@ -58,8 +61,9 @@ class HandFeatures:
 
     def __init__(self, cards: Sequence[int]) -> None:
         self.cards = cards
-        self.rank_key = rank_key = sum(map(RANK_KEY.__getitem__, cards))   # 3 bits of count per rank
-        self.suit_key = sum(map(_SUIT_KEY.__getitem__, cards))              # 4 bits of count per suit
+        both = sum(map(_BOTH_KEYS.__getitem__, cards))
+        self.rank_key = rank_key = both & _RANK_KEY_MASK   # 3 bits of count per rank
+        self.suit_key = both >> 40                         # 4 bits of count per suit
         # How many ranks the hand holds exactly once, twice, three and four times.
         packed = (_HISTOGRAM[rank_key & 4095] + _HISTOGRAM[(rank_key >> 12) & 4095]
                   + _HISTOGRAM[(rank_key >> 24) & 4095] + _HISTOGRAM[rank_key >> 36])

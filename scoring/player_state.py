@@ -13,11 +13,6 @@ from .rules import NaturalRule, Rules
 
 ROWS_PLAYED, FOULED, NATURAL, SURRENDERED = "rows", "fouled", "natural", "surrendered"
 
-# (category and top two rank digits of a strength, id of the zh names table) -> (category id, English,
-# Chinese): names only ever use those digits, so a few thousand entries cover every row.
-_NAMES: dict[tuple[int, int], tuple[str, str, str]] = {}
-
-
 class PlayerState:
     """A player's hand as the engine sees it (numbers only; the audit adds the words)."""
 
@@ -37,12 +32,14 @@ class PlayerState:
 
 
 def hand_names(strength: int, rules: Rules) -> tuple[str, str, str]:
-    """(category id, English, Chinese) of a row's strength, cached per Chinese names table."""
-    key = (strength >> 12, id(rules.names_zh))
-    names = _NAMES.get(key)
+    """(category id, English, Chinese) of a row's strength.
+
+    Names only use the category and the top two rank digits (strength >> 12), so the per-rules cache
+    stays at a few thousand entries."""
+    names = rules.names_cache.get(strength >> 12)
     if names is None:
         names = (CATEGORIES[strength >> 20], describe_en(strength), describe_zh(strength, rules.names_zh))
-        _NAMES[key] = names
+        rules.names_cache[strength >> 12] = names
     return names
 
 

@@ -62,6 +62,7 @@ class Rules:
     surrender_allowed: bool
     surrender_cost: Exact
     names_zh: dict
+    names_cache: dict                   # strength >> 12 -> (category id, English, Chinese), filled lazily
     terms: dict
     five_plain: dict
     five_flush: dict
@@ -214,6 +215,7 @@ def _build_rules(preset_id: str, options_json: str) -> Rules:
         surrender_allowed=effective["surrender"],
         surrender_cost=parse_positive(effective["surrender_cost"], "option surrender_cost"),
         names_zh=preset.get("category_names_zh", CATEGORY_NAMES_ZH),
+        names_cache={},
         terms=preset["terms"],
         five_plain=plain,
         five_flush=flush,
@@ -221,13 +223,21 @@ def _build_rules(preset_id: str, options_json: str) -> Rules:
     )
 
 
+_DEFAULT_RULES: dict[str, Rules] = {}
+
+
 def resolve_rules(preset_id: Any, options: Any = None) -> Rules:
     """The Rules for a preset id and a round's options object; ScoringError for anything invalid."""
+    if not options and preset_id.__class__ is str:
+        rules = _DEFAULT_RULES.get(preset_id)
+        if rules is not None:
+            return rules
     known = presets()
     if not isinstance(preset_id, str) or preset_id not in known:
         raise ScoringError(f"unknown rules {preset_id!r}; presets: {', '.join(known)}")
     if not options:
-        return _build_rules(preset_id, "{}")   # the common case, without re-serialising the options
+        _DEFAULT_RULES[preset_id] = _build_rules(preset_id, "{}")
+        return _DEFAULT_RULES[preset_id]
     checked = check_options(options)
     return _build_rules(preset_id, json.dumps(checked, sort_keys=True))
 

@@ -28,13 +28,13 @@ def check_players(players: Any) -> list[str]:
         names = list(players)
     elif isinstance(players, list):
         names = players
+        if len(set(map(str, names))) != len(names):
+            raise ScoringError("two players have the same name")
     else:
         raise ScoringError("players must be an object of name -> hand (or a list of names)")
     for name in names:
-        if not isinstance(name, str) or not name.strip():
+        if name.__class__ is not str or not name.strip():
             raise ScoringError(f"a player's name must be non-empty text, not {name!r}")
-    if len(set(names)) != len(names):
-        raise ScoringError("two players have the same name")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise ScoringError(f"a round needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}")
     return names
@@ -56,14 +56,17 @@ def check_banker(rules: Rules, banker: Any, names: list[str]) -> Optional[str]:
 
 
 def _check_cards_unique(hands: dict) -> None:
+    """ScoringError naming the card and the player(s) when a card is held twice, in one hand or two."""
     held = [hand.cards for hand in hands.values() if hand.cards is not None]
     if len(set().union(*held)) == sum(map(len, held)):
         return
     owner: dict[int, str] = {}
     for name, hand in hands.items():
-        if hand.cards is None:
-            continue
-        for card in hand.cards:
+        seen: set[int] = set()
+        for card in hand.cards or ():
+            if card in seen:
+                raise ScoringError(f"{name}: {CODES[card]} appears twice in the hand")
+            seen.add(card)
             other = owner.setdefault(card, name)
             if other != name:
                 raise ScoringError(f"{CODES[card]} is in both {other}'s and {name}'s hands")
@@ -130,7 +133,7 @@ def settle_round(round_: Any, audit: bool = True) -> dict:
         raise ScoringError("players must be an object of name -> hand")
     banker = check_banker(rules, round_.get("banker"), names)
     stakes = parse_stakes(round_.get("stakes"), names, banker)
-    hands = {name: parse_hand_input(players[name], name) for name in names}
+    hands = {name: parse_hand_input(players[name], name, check_repeats=False) for name in names}
     _check_cards_unique(hands)
     if banker is not None and hands[banker].surrender:
         raise ScoringError(f"{banker} is the banker and cannot surrender")
