@@ -107,8 +107,7 @@ def bench_rounds(count: int, repeat: int, presets: list[str]) -> None:
     deals = random_rounds(count, seed=2)
     for preset in presets:
         banker = {"banker": "Ann"} if scoring.list_presets()[preset]["options"]["mode"]["default"] == "banker" else {}
-        options = {"foul": "pays-all"} if preset == "fujian" else {}
-        rounds = [{"rules": preset, "players": deal, "options": options, **banker} for deal in deals]
+        rounds = [{"rules": preset, "players": deal, **banker} for deal in deals]
         for round_ in rounds[:50]:
             scoring.settle(round_)   # warm the caches (rules, hand names)
         wall, cpu = best_rate(count, lambda: _settle_all(rounds, True), repeat)

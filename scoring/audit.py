@@ -45,19 +45,25 @@ def _natural_text(state: PlayerState) -> str:
     return f"{state.name}'s {natural.zh} ({natural.en}, {natural.points})"
 
 
+_WON_TEXT: dict[tuple, str] = {}
+
+
+def _won_text(won: tuple) -> str:
+    """'4 (front 3, back 1)' for ((row, points), ...) won by one side; cached, there are few of them."""
+    text = _WON_TEXT.get(won)
+    if text is None:
+        total = sum(points for _, points in won)
+        text = f"{total} ({', '.join(f'{ROWS[row]} {points}' for row, points in won)})" if won else "0"
+        _WON_TEXT[won] = text
+    return text
+
+
 def _rows_text(pair: PairResult) -> str:
     """'rows won: Ann 4 (front 3, back 1); Bob 1 (middle 1)'."""
-    won: tuple[list, list] = ([], [])
-    totals = [0, 0]
-    for row, result, points in zip(ROWS, pair.results, pair.points):
-        if result:
-            side = 0 if result > 0 else 1
-            won[side].append(f"{row} {points}")
-            totals[side] += points
-    parts = []
-    for side, name in ((0, pair.a.name), (1, pair.b.name)):
-        parts.append(f"{name} {totals[side]} ({', '.join(won[side])})" if won[side] else f"{name} 0")
-    return f"rows won: {parts[0]}; {parts[1]}"
+    results, points = pair.results, pair.points
+    won_a = tuple((row, points[row]) for row in range(3) if results[row] > 0)
+    won_b = tuple((row, points[row]) for row in range(3) if results[row] < 0)
+    return f"rows won: {pair.a.name} {_won_text(won_a)}; {pair.b.name} {_won_text(won_b)}"
 
 
 def _detail(pair: PairResult, rules: Rules, rule: str, detail: object) -> tuple[Optional[str], str]:
@@ -139,16 +145,15 @@ def pair_rows(pair: PairResult, rules: Rules, rows_by_player: dict) -> Optional[
         return None
     a, b = pair.a.name, pair.b.name
     hands_a, hands_b = rows_by_player[a], rows_by_player[b]
-    entries = []
-    for index, row in enumerate(ROWS):
-        result = pair.results[index]
-        entry = {"row": row, "winner": a if result > 0 else b if result < 0 else None,
-                 "points": pair.points[index] if result else 0,
-                 "hands": {a: hands_a[index], b: hands_b[index]}}
-        note = _row_note(pair, rules, index)
-        if note:
-            entry["note"] = note
-        entries.append(entry)
+    results, points = pair.results, pair.points
+    entries = [{"row": ROWS[index], "winner": a if results[index] > 0 else b if results[index] < 0 else None,
+                "points": points[index] if results[index] else 0,
+                "hands": {a: hands_a[index], b: hands_b[index]}} for index in range(3)]
+    if pair.notes is not None or pair.outcome == "foul":
+        for index, entry in enumerate(entries):
+            note = _row_note(pair, rules, index)
+            if note:
+                entry["note"] = note
     return entries
 
 

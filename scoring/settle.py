@@ -97,6 +97,13 @@ def _home_run_player(rules: Rules, state: PlayerState, own_pairs: list[tuple[Pai
     return False
 
 
+def _home_run_possible(rules: Rules, pairs: list[PairResult]) -> bool:
+    """Cheap gate: a home run needs enough scoops (or a natural that may beat everyone)."""
+    if rules.natural_home_run and any(pair.outcome == "natural" for pair in pairs):
+        return True
+    return sum(1 for pair in pairs if pair.scooper) >= rules.home_run_min_opponents
+
+
 def _apply_home_run(rules: Rules, state: PlayerState, own_pairs: list[tuple[PairResult, int]]) -> None:
     multiplier = rules.home_run_multiplier
     by_natural = state.status == NATURAL
@@ -147,7 +154,7 @@ def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional
     pairs = [settle_pair(rules, states[first], states[second], banker_sign)
              for first, second, banker_sign in _pairs_of(tuple(names), banker)]
     home_runs = set()
-    if rules.home_run_multiplier > 1:
+    if rules.home_run_multiplier > 1 and _home_run_possible(rules, pairs):
         own: dict[str, list] = {name: [] for name in names}
         for pair in pairs:
             own[pair.a.name].append((pair, 1))
@@ -163,7 +170,7 @@ def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional
     for pair in pairs:
         amount = pair.core + pair.extra
         a, b = pair.a.name, pair.b.name
-        stake = stakes.for_pair(a, b)
+        stake = stakes.for_pair(a, b) if stakes.by_pair else stakes.per_point
         paid = amount * stake
         net[a] += amount
         net[b] -= amount
@@ -192,8 +199,8 @@ def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional
         "rules": rules.preset,
         "mode": "banker" if rules.banker_mode else "all-pairs",
         "banker": banker,
-        "net": {name: to_json(value) for name, value in net.items()},
-        "money": {name: to_json(value) for name, value in money.items()},
+        "net": {name: value if value.__class__ is int else to_json(value) for name, value in net.items()},
+        "money": {name: value if value.__class__ is int else to_json(value) for name, value in money.items()},
         "players": players_json,
         "pairs": pair_json,
     }
