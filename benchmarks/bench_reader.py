@@ -21,7 +21,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from vision.reader import CLASSIFIER_FILE, DETECTOR_FILE, MODELS_DIR, CardReader  # noqa: E402
+from vision.reader import CLASSIFIER_FILE, DETECTION_SIZES, DETECTOR_FILE, MODELS_DIR, CardReader  # noqa: E402
 
 PHOTO_SIZE = (4000, 3000)
 
@@ -56,6 +56,7 @@ def main() -> None:
     parser.add_argument("--models", default=str(MODELS_DIR))
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--loose", action="store_true")
+    parser.add_argument("--detection-size", type=int, default=None, help="detector long side (default: reader's)")
     args = parser.parse_args()
 
     image = cv2.imread(args.photo, cv2.IMREAD_COLOR) if args.photo else default_photo()
@@ -68,7 +69,9 @@ def main() -> None:
     print(f"models together: {total_mb:.2f} MB (target ≤ 15 MB)")
 
     start = time.perf_counter()
-    reader = CardReader(models)
+    sizes = DETECTION_SIZES if args.detection_size is None else (args.detection_size,) + tuple(
+        s for s in DETECTION_SIZES if s < args.detection_size)
+    reader = CardReader(models, detection_sizes=sizes)
     print(f"model load: {1000 * (time.perf_counter() - start):.0f} ms")
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     for _ in range(2):  # warm-up

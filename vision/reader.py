@@ -21,7 +21,7 @@ DETECTOR_FILE = "cards.onnx"
 CLASSIFIER_FILE = "cards_cls.onnx"
 # Detector input long side, then smaller sizes tried when a photo shows huge indices (a close-up of one
 # card): the detector was trained on indices 10–45 px tall.
-DETECTION_SIZES = (960, 480, 256)
+DETECTION_SIZES = (640, 320, 192)
 LARGE_INDEX_PX = 40  # indices this big at the detector's input also try the next, smaller size
 # Crops are cut from a copy at least this long (JPEGs are decoded at 1/2, 1/4 or 1/8 size when bigger).
 CROP_SOURCE_LONG_SIDE = 1920
