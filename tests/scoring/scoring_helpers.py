@@ -61,3 +61,15 @@ def strongest_back_arrangement(cards: list[str]) -> str:
 def rest_of_deck(*hands: str) -> list[str]:
     used = {scoring.cards.parse_card(token) for hand in hands for token in hand.replace("/", " ").split()}
     return [code for code in CODES if code not in used]
+
+
+def filler(rules: str, *hands: str, count: int = 1) -> list[str]:
+    """Ordinary hands (no natural under ``rules``) from the cards the given hands leave, arranged legally."""
+    rest = rest_of_deck(*hands)
+    rng = random.Random(1)
+    for _ in range(500):
+        rng.shuffle(rest)
+        picks = [rest[i * 13:(i + 1) * 13] for i in range(count)]
+        if not any(scoring.detect_naturals(pick, rules) for pick in picks):
+            return [strongest_back_arrangement(pick) for pick in picks]
+    raise AssertionError("no ordinary hands left in the deck")

@@ -4,11 +4,10 @@ Seeds: ../shared/seeds/000_* (十三張), 001_* (十三支), 002_* (福建十三
 The expected figures are worked out by hand from the cited lines, not read back from the engine.
 """
 
-import random
 from fractions import Fraction
 
 import pytest
-from scoring_helpers import pair_net, rest_of_deck, settle, strongest_back_arrangement
+from scoring_helpers import filler, pair_net, settle
 
 import scoring
 from scoring import ScoringError
@@ -45,18 +44,6 @@ THREE_FLUSHES = "4D 8D TD / 2C 3C 5C 8C JC / 9D JD QD KD AD"
 THREE_STRAIGHTS = "2S 3H 4D / 4C 5C 6C 7C 8H / TS JH QD KC AC"
 IVEY = "6S 6H 4C / TS TH 9C QD 8D / 3S 3H 3D 2S 2H"
 HELLMUTH = "AS KS QC / 9S 9D 5C 5D 4D / KH JH 9H 8H 7H"
-
-
-def filler(rules: str, *hands: str, count: int = 1) -> list[str]:
-    """Ordinary hands (no natural under ``rules``) from the cards the given hands leave, arranged legally."""
-    rest = rest_of_deck(*hands)
-    rng = random.Random(1)
-    for _ in range(500):
-        rng.shuffle(rest)
-        picks = [rest[i * 13:(i + 1) * 13] for i in range(count)]
-        if not any(scoring.detect_naturals(pick, rules) for pick in picks):
-            return [strongest_back_arrangement(pick) for pick in picks]
-    raise AssertionError("no ordinary hands left in the deck")
 
 
 # ---- hk: seed 000, 香港一般玩法 (lines 8-30) ------------------------------------------------------
