@@ -13,7 +13,6 @@ import argparse
 import itertools
 import os
 import platform
-import random
 import sys
 import time
 from pathlib import Path

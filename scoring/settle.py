@@ -6,11 +6,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Optional
 
+from .audit import pair_rows, pair_steps, player_entry, row_entries
 from .cards import CODES
 from .errors import ScoringError
 from .hand_input import parse_hand_input
 from .numbers import Exact, to_json
-from .audit import pair_rows, pair_steps, player_entry, row_entries
 from .pairs import PairResult, settle_pair
 from .player_state import NATURAL, ROWS_PLAYED, PlayerState, player_state
 from .rules import Rules, resolve_rules
