@@ -1,0 +1,63 @@
+"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K] | --samples DIR"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from vision.synth.decks import DECKS_BY_NAME, installed_decks
+
+DEFAULT_VAL = ["paris", "kde_gm_paris", "neoclassical"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.synth", description="Synthetic card-index dataset generator")
+    parser.add_argument("--out", type=Path, help="dataset folder to write (e.g. /work/data/synth-v1)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--tiles", type=int, default=6600, help="detector tiles, train + val")
+    parser.add_argument("--crops", type=int, default=66000, help="classifier crops, train + val")
+    parser.add_argument("--scenes", type=int, default=60, help="full-size validation scenes")
+    parser.add_argument("--val-fraction", type=float, default=0.1)
+    parser.add_argument("--val-decks", default=",".join(DEFAULT_VAL))
+    parser.add_argument("--decks", default="", help="comma-separated decks to use (default: all kept decks installed)")
+    parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--samples", type=Path, help="render demo/test photos into this folder instead")
+    args = parser.parse_args(argv)
+
+    if args.samples:
+        from vision.synth.samples import write_samples
+
+        write_samples(args.samples, args.cache, args.seed)
+        return 0
+    if args.out is None:
+        parser.error("--out is required (or --samples)")
+    available = [d.name for d in installed_decks()]
+    if not available:
+        print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5)", file=sys.stderr)
+        return 2
+    wanted = [d for d in args.decks.split(",") if d] or available
+    unknown = [d for d in wanted if d not in DECKS_BY_NAME or d not in available]
+    if unknown:
+        parser.error(f"unknown or missing decks: {', '.join(unknown)}")
+    val = [d for d in args.val_decks.split(",") if d in wanted]
+    train = [d for d in wanted if d not in val]
+    if not train or not val:
+        parser.error("need at least one train deck and one val deck")
+
+    from vision.synth.dataset import generate
+
+    start = time.time()
+    command = "python -m vision.synth " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    manifest = generate(args.out, args.cache, args.seed, args.tiles, args.crops, args.scenes, args.val_fraction,
+                        train, val, args.workers, command)
+    print(f"done in {time.time() - start:.0f} s: {manifest['counts']['detect']} tiles, "
+          f"crops train {manifest['counts']['crops']['train']['total']} val {manifest['counts']['crops']['val']['total']}, "
+          f"{manifest['counts']['scenes']['val']} scenes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,82 @@
+"""Card faces ready for composing: RGBA faces at a few resolutions plus their index outlines."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import CARD_CODES
+from vision.synth.decks import Deck, load_face
+from vision.synth.indices import find_deck_indices
+
+LEVELS = 4  # face pyramid: 720, 360, 180, 90 px tall; warps pick a level near the target size
+
+
+@dataclass
+class Face:
+    code: str
+    pyramid: list[np.ndarray]  # RGBA uint8 faces, one per level (halving each time)
+    hulls: list[np.ndarray]  # per index: (N, 2) float32 outline points of the index ink, level-0 coords
+    boxes: list[tuple[int, int, int, int]]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        h, w = self.pyramid[0].shape[:2]
+        return w, h
+
+
+@dataclass
+class DeckFaces:
+    deck: Deck
+    faces: dict[str, Face] = field(default_factory=dict)
+
+    @property
+    def aspect(self) -> float:
+        w, h = next(iter(self.faces.values())).size
+        return w / h
+
+
+def _rounded_alpha(h: int, w: int, radius: int) -> np.ndarray:
+    mask = np.zeros((h, w), np.uint8)
+    cv2.rectangle(mask, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, radius), (w - 1, h - 1 - radius), 255, -1)
+    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
+        cv2.circle(mask, (cx, cy), radius, 255, -1, lineType=cv2.LINE_AA)
+    return mask
+
+
+def _index_hull(face: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    x1, y1, x2, y2 = box
+    # Ink pixels of the index: darker or more saturated than the paper around them.
+    patch = face[y1:y2, x1:x2, :3].astype(np.int16)
+    paper = np.median(face[max(0, y1 - 4):y1, x1:x2, :3].reshape(-1, 3), axis=0) if y1 >= 4 else np.array([255, 255, 255])
+    ink = np.abs(patch - paper).max(axis=2) > 60
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 3:
+        pts = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
+    else:
+        pts = cv2.convexHull(np.stack([xs + x1, ys + y1], axis=1).astype(np.float32)).reshape(-1, 2)
+        # Hull of pixel centres: widen by half a pixel so the box covers whole pixels.
+        pts = pts + np.sign(pts - pts.mean(axis=0)) * 0.5
+    return pts.astype(np.float32)
+
+
+def load_deck_faces(cache_dir: Path, deck: Deck) -> DeckFaces:
+    raw = {code: load_face(cache_dir, deck, code) for code in CARD_CODES}
+    boxes = find_deck_indices(raw)
+    result = DeckFaces(deck)
+    for code, image in raw.items():
+        h, w = image.shape[:2]
+        alpha = np.minimum(image[:, :, 3], _rounded_alpha(h, w, int(round(0.05 * w))))
+        rgba = np.dstack([image[:, :, :3], alpha])
+        pyramid = [rgba]
+        for _ in range(LEVELS - 1):
+            prev = pyramid[-1]
+            pyramid.append(cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2), interpolation=cv2.INTER_AREA))
+        top_left, bottom_right = boxes[code]
+        hull = _index_hull(image, top_left)
+        hulls = [hull, np.stack([w - hull[:, 0], h - hull[:, 1]], axis=1).astype(np.float32)]
+        result.faces[code] = Face(code, pyramid, hulls, [top_left, bottom_right])
+    return result

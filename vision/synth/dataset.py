@@ -1,0 +1,374 @@
+"""Write the synthetic dataset (layout described in docs/synth.md and the dataset contract).
+
+Work is split into numbered items (a detector scene giving a few tiles, a crop scene giving many
+crops, a validation scene); each item draws its randomness from its own generator seeded with
+(seed, part, split, item), so the output does not depend on the number of workers or their timing.
+Items are processed in blocks that share one deck, so a worker keeps only a few decks in memory.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import CARD_CODES, CLASS_NAMES, NONE_CLASS, index_crop
+from vision.synth import layouts, scene
+from vision.synth.bank import DeckFaces, load_deck_faces
+from vision.synth.decks import DECKS_BY_NAME, render_all
+
+GENERATOR_VERSION = "1"
+TILE = 320
+TILE_INDEX_PX = (10.0, 45.0)
+CROP_INDEX_PX = (12.0, 90.0)
+BLOCK = 40  # items per deck block
+PARTS = {"detect": 1, "crops": 2, "scenes": 3}
+SPLITS = {"train": 0, "val": 1}
+DETECT_KINDS = [("rows", 0.45), ("hand", 0.15), ("scattered", 0.2), ("single", 0.12), ("empty", 0.08)]
+CROP_KINDS = [("rows", 0.4), ("hand", 0.15), ("scattered", 0.3), ("single", 0.15)]
+
+
+@dataclass(frozen=True)
+class Config:
+    out: str
+    cache: str
+    seed: int
+    train_decks: tuple[str, ...]
+    val_decks: tuple[str, ...]
+
+
+_CONFIG: Config | None = None
+
+
+def _init(config: Config) -> None:
+    global _CONFIG
+    _CONFIG = config
+    cv2.setNumThreads(1)
+
+
+@lru_cache(maxsize=3)
+def _deck(name: str) -> DeckFaces:
+    assert _CONFIG is not None
+    return load_deck_faces(Path(_CONFIG.cache), DECKS_BY_NAME[name])
+
+
+def _rng(part: str, split: str, item: int) -> np.random.Generator:
+    assert _CONFIG is not None
+    return np.random.default_rng([_CONFIG.seed, PARTS[part], SPLITS[split], item])
+
+
+def _deck_for(split: str, item: int) -> str:
+    assert _CONFIG is not None
+    decks = _CONFIG.train_decks if split == "train" else _CONFIG.val_decks
+    block = item // BLOCK
+    order = np.random.default_rng([_CONFIG.seed, 99, SPLITS[split], block // len(decks)]).permutation(len(decks))
+    return decks[order[block % len(decks)]]
+
+
+def _choose(rng: np.random.Generator, table: list[tuple[str, float]]) -> str:
+    names, weights = zip(*table)
+    return str(rng.choice(names, p=np.array(weights) / sum(weights)))
+
+
+def _centre_layout(layout: layouts.Layout) -> float:
+    """Move the layout's centre to the table origin; return its size in table units."""
+    if not layout.cards:
+        return 3.0
+    xs = np.array([c.x for c in layout.cards])
+    ys = np.array([c.y for c in layout.cards])
+    cx, cy = (xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2
+    for c in layout.cards:
+        c.x -= cx
+        c.y -= cy
+    for p in layout.props:
+        p.polygon = p.polygon - [cx, cy]
+    return float(max(xs.max() - xs.min(), ys.max() - ys.min()) + 1.5)
+
+
+def _index_ratio(deck: DeckFaces) -> float:
+    """Index height as a fraction of card height for this deck."""
+    heights = [f.boxes[0][3] - f.boxes[0][1] for f in deck.faces.values()]
+    return float(np.median(heights)) / next(iter(deck.faces.values())).size[1]
+
+
+def _framed_scene(rng: np.random.Generator, layout: layouts.Layout, deck: DeckFaces, index_px: float,
+                  max_side: int, min_side: int) -> scene.Scene:
+    """Render a layout with a canvas fitted around the projected cards (capped at max_side)."""
+    size = _centre_layout(layout)
+    card_px = index_px / _index_ratio(deck)
+    cam = scene.make_camera(rng, size, card_px, (0, 0), centre=(0.0, 0.0))
+    if layout.cards:
+        pts = []
+        for c in layout.cards:
+            r = 0.75
+            pts += [[c.x - r, c.y - r], [c.x + r, c.y - r], [c.x + r, c.y + r], [c.x - r, c.y + r]]
+        proj = cv2.perspectiveTransform(np.array([pts], np.float64), cam)[0]
+        x0, y0 = proj.min(axis=0)
+        x1, y1 = proj.max(axis=0)
+    else:
+        x0 = y0 = -min_side / 2
+        x1 = y1 = min_side / 2
+    margin = rng.uniform(0.1, 1.0) * card_px
+    w = int(np.clip(x1 - x0 + 2 * margin, min_side, max_side))
+    h = int(np.clip(y1 - y0 + 2 * margin, min_side, max_side))
+    # Place the projected content in the canvas (randomly where it does not fit).
+    ox = -x0 + margin if x1 - x0 + 2 * margin <= w else -x0 - rng.uniform(0, x1 - x0 + 2 * margin - w) + margin
+    oy = -y0 + margin if y1 - y0 + 2 * margin <= h else -y0 - rng.uniform(0, y1 - y0 + 2 * margin - h) + margin
+    if x1 - x0 + 2 * margin < w:
+        ox += rng.uniform(0, w - (x1 - x0 + 2 * margin))
+    if y1 - y0 + 2 * margin < h:
+        oy += rng.uniform(0, h - (y1 - y0 + 2 * margin))
+    cam = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]]) @ cam
+    return scene.render_layout(rng, layout, deck, cam, (w, h))
+
+
+def _log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
+    return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
+
+
+# ---------------------------------------------------------------------------------------------
+# Detector tiles
+
+
+def detect_item(args: tuple[str, int, int]) -> int:
+    """One scene -> up to `per_scene` tiles; returns the number written."""
+    split, item, per_scene = args
+    assert _CONFIG is not None
+    rng = _rng("detect", split, item)
+    deck = _deck(_deck_for(split, item))
+    kind = _choose(rng, DETECT_KINDS)
+    layout = layouts.KINDS[kind](rng, deck.aspect)
+    sc = _framed_scene(rng, layout, deck, _log_uniform(rng, *TILE_INDEX_PX), 1400, TILE)
+    image = scene.photo_effects(rng, sc.image)
+    visible = sc.visible_labels()
+    h, w = image.shape[:2]
+    out = Path(_CONFIG.out) / "detect"
+    for t in range(per_scene):
+        if visible and rng.random() < 0.85:
+            lab = visible[rng.integers(len(visible))]
+            cx, cy = (lab.box[0] + lab.box[2]) / 2, (lab.box[1] + lab.box[3]) / 2
+            x0 = int(np.clip(cx - rng.uniform(0.1, 0.9) * TILE, 0, w - TILE))
+            y0 = int(np.clip(cy - rng.uniform(0.1, 0.9) * TILE, 0, h - TILE))
+        else:
+            x0, y0 = int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
+        tile = image[y0:y0 + TILE, x0:x0 + TILE]
+        lines = []
+        for lab in visible:
+            bx1, by1, bx2, by2 = lab.box
+            area = (bx2 - bx1) * (by2 - by1)
+            cx1, cy1 = max(bx1, x0), max(by1, y0)
+            cx2, cy2 = min(bx2, x0 + TILE), min(by2, y0 + TILE)
+            if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < scene.VISIBLE_FRACTION * area:
+                continue
+            lines.append(f"0 {((cx1 + cx2) / 2 - x0) / TILE:.6f} {((cy1 + cy2) / 2 - y0) / TILE:.6f} "
+                         f"{(cx2 - cx1) / TILE:.6f} {(cy2 - cy1) / TILE:.6f}")
+        name = f"{item * per_scene + t:06d}"
+        quality = int(rng.integers(40, 96))
+        cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return per_scene
+
+
+# ---------------------------------------------------------------------------------------------
+# Classifier crops
+
+
+def _jitter(rng: np.random.Generator, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """Mimic detector error: shift by up to 10 % and resize by up to 15 %."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    cx = (x1 + x2) / 2 + rng.uniform(-0.1, 0.1) * w
+    cy = (y1 + y2) / 2 + rng.uniform(-0.1, 0.1) * h
+    w *= rng.uniform(0.85, 1.15)
+    h *= rng.uniform(0.85, 1.15)
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def _overlaps(box, others, limit: float = 0.15) -> bool:
+    x1, y1, x2, y2 = box
+    for o in others:
+        ix = max(0.0, min(x2, o[2]) - max(x1, o[0]))
+        iy = max(0.0, min(y2, o[3]) - max(y1, o[1]))
+        inter = ix * iy
+        if inter > limit * min((x2 - x1) * (y2 - y1), (o[2] - o[0]) * (o[3] - o[1])):
+            return True
+    return False
+
+
+def crops_item(args: tuple[str, int, int]) -> dict[str, int]:
+    """One scene -> up to `per_scene` crops (about 1 in 6 of them `none`); returns counts per class."""
+    split, item, per_scene = args
+    assert _CONFIG is not None
+    rng = _rng("crops", split, item)
+    deck = _deck(_deck_for(split, item))
+    layout = layouts.KINDS[_choose(rng, CROP_KINDS)](rng, deck.aspect)
+    sc = _framed_scene(rng, layout, deck, _log_uniform(rng, *CROP_INDEX_PX), 900, 200)
+    image = scene.jpeg_roundtrip(rng, scene.photo_effects(rng, sc.image), (30, 96))
+    h, w = image.shape[:2]
+    visible = sc.visible_labels()
+    rng.shuffle(visible)
+    n_none = max(1, int(round(per_scene / 6)))
+    counts: dict[str, int] = {}
+    out = Path(_CONFIG.out) / "crops" / split
+    written = 0
+
+    def save(cls: str, crop: np.ndarray) -> None:
+        nonlocal written
+        cv2.imwrite(str(out / cls / f"{item:06d}_{written:02d}.png"), crop)
+        counts[cls] = counts.get(cls, 0) + 1
+        written += 1
+
+    for lab in visible[:per_scene - n_none]:
+        save(lab.code, index_crop(image, _jitter(rng, lab.box)))
+    # `none`: heavily covered indices, then boxes of index size on card art / pips / table.
+    all_boxes = [lab.box for lab in sc.labels if lab.visible >= 0.3]
+    covered = [lab for lab in sc.labels if lab.visible < 0.3 and 0 <= lab.box[0] and lab.box[2] <= w
+               and 0 <= lab.box[1] and lab.box[3] <= h]
+    rng.shuffle(covered)
+    nones = 0
+    for lab in covered[:n_none // 2]:
+        save(NONE_CLASS, index_crop(image, _jitter(rng, lab.box)))
+        nones += 1
+    ref = [lab.box for lab in sc.labels] or [(0, 0, 40, 60)]
+    tries = 0
+    while nones < n_none and tries < 50:
+        tries += 1
+        rb = ref[rng.integers(len(ref))]
+        bw, bh = (rb[2] - rb[0]) * rng.uniform(0.7, 1.6), (rb[3] - rb[1]) * rng.uniform(0.7, 1.6)
+        if rng.random() < 0.7 and sc.card_polygons:
+            poly = sc.card_polygons[rng.integers(len(sc.card_polygons))]
+            t = rng.random(2)
+            p = poly[0] * (1 - t[0]) * (1 - t[1]) + poly[1] * t[0] * (1 - t[1]) + poly[2] * t[0] * t[1] + poly[3] * (1 - t[0]) * t[1]
+            cx, cy = float(p[0]), float(p[1])
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or _overlaps(box, all_boxes):
+            continue
+        save(NONE_CLASS, index_crop(image, box))
+        nones += 1
+    return counts
+
+
+# ---------------------------------------------------------------------------------------------
+# Full validation scenes
+
+
+def scene_item(args: tuple[str, int, int]) -> int:
+    split, item, _ = args
+    assert _CONFIG is not None
+    rng = _rng("scenes", split, item)
+    deck = _deck(_deck_for(split, item))
+    layout = layouts.rows_335(rng, deck.aspect)
+    size = _centre_layout(layout)
+    w, h = (2000, 1500) if rng.random() < 0.5 else (1500, 2000)
+    mode = item % 4
+    yaw = [rng.normal(0, 6), 180 + rng.normal(0, 6), rng.choice([90.0, 270.0]) + rng.normal(0, 6), rng.uniform(0, 360)][mode]
+    cam = scene.make_camera(rng, size, 100.0, (w, h), elevation_range=(40, 90), yaw=float(yaw))
+    # Fit the layout into 60..85 % of the picture.
+    pts = np.array([[[c.x + dx, c.y + dy] for c in layout.cards for dx in (-0.5, 0.5) for dy in (-0.6, 0.6)]], np.float64)
+    proj = cv2.perspectiveTransform(pts, cam)[0]
+    extent = max((proj[:, 0].max() - proj[:, 0].min()) / w, (proj[:, 1].max() - proj[:, 1].min()) / h)
+    s = rng.uniform(0.6, 0.85) / extent
+    centre = proj.mean(axis=0)
+    fit = np.array([[s, 0, w / 2 - s * centre[0]], [0, s, h / 2 - s * centre[1]], [0, 0, 1.0]])
+    sc = scene.render_layout(rng, layout, deck, fit @ cam, (w, h))
+    image = scene.photo_effects(rng, sc.image, strength=0.7)
+    out = Path(_CONFIG.out) / "scenes" / split
+    cv2.imwrite(str(out / f"{item:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 95))])
+    truth = scene_truth(layout, sc)
+    truth["deck"] = deck.deck.name
+    (out / f"{item:04d}.json").write_text(json.dumps(truth, indent=1))
+    return 1
+
+
+def scene_truth(layout: layouts.Layout, sc: scene.Scene) -> dict:
+    cards = []
+    for number, placed in enumerate(layout.cards):
+        boxes = [[round(v, 1) for v in lab.box] for lab in sc.visible_labels() if lab.card == number]
+        cards.append({"code": placed.code, "indices": boxes})
+    return {"rows": layout.rows, "cards": cards}
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _run(pool: Pool, fn, items: list, label: str) -> list:
+    start = time.time()
+    results = []
+    for i, r in enumerate(pool.imap(fn, items, chunksize=BLOCK // 4)):
+        results.append(r)
+        if (i + 1) % 200 == 0 or i + 1 == len(items):
+            print(f"  {label}: {i + 1}/{len(items)} items, {time.time() - start:.0f} s", flush=True)
+    return results
+
+
+def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: int, val_fraction: float,
+             train_decks: list[str], val_decks: list[str], workers: int, command: str) -> dict:
+    render_all(cache, [DECKS_BY_NAME[d] for d in train_decks + val_decks], workers=workers)
+    for split in SPLITS:
+        (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for cls in CLASS_NAMES:
+            (out / "crops" / split / cls).mkdir(parents=True, exist_ok=True)
+    (out / "scenes" / "val").mkdir(parents=True, exist_ok=True)
+    config = Config(str(out), str(cache), seed, tuple(train_decks), tuple(val_decks))
+    tiles_per_scene, crops_per_scene = 3, 14
+    timings = {}
+    counts: dict = {"detect": {}, "crops": {}, "scenes": {}}
+    with Pool(workers, initializer=_init, initargs=(config,)) as pool:
+        for split, frac in (("train", 1 - val_fraction), ("val", val_fraction)):
+            n = int(math.ceil(tiles * frac / tiles_per_scene))
+            t = time.time()
+            written = _run(pool, detect_item, [(split, i, tiles_per_scene) for i in range(n)], f"detect/{split}")
+            timings[f"detect_{split}_s"] = round(time.time() - t, 1)
+            counts["detect"][split] = sum(written)
+        for split, frac in (("train", 1 - val_fraction), ("val", val_fraction)):
+            n = int(math.ceil(crops * frac / (crops_per_scene - 4)))  # scenes yield ~10 crops on average
+            t = time.time()
+            results = _run(pool, crops_item, [(split, i, crops_per_scene) for i in range(n)], f"crops/{split}")
+            timings[f"crops_{split}_s"] = round(time.time() - t, 1)
+            per_class: dict[str, int] = {}
+            for r in results:
+                for k, v in r.items():
+                    per_class[k] = per_class.get(k, 0) + v
+            counts["crops"][split] = {"total": sum(per_class.values()),
+                                      "per_class": {c: per_class.get(c, 0) for c in CLASS_NAMES}}
+        t = time.time()
+        counts["scenes"]["val"] = sum(_run(pool, scene_item, [("val", i, 0) for i in range(scenes)], "scenes/val"))
+        timings["scenes_val_s"] = round(time.time() - t, 1)
+    (out / "detect" / "data.yaml").write_text(
+        f"path: {out.resolve() / 'detect'}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")
+    manifest = {
+        "generator_version": GENERATOR_VERSION,
+        "seed": seed,
+        "command": command,
+        "decks": {
+            split: [{"name": d, "package": DECKS_BY_NAME[d].package, "license": DECKS_BY_NAME[d].license,
+                     "file": str(DECKS_BY_NAME[d].path)} for d in names]
+            for split, names in (("train", train_decks), ("val", val_decks))
+        },
+        "classes": CLASS_NAMES,
+        "card_codes": CARD_CODES,
+        "counts": counts,
+        "timings": timings,
+        "workers": workers,
+        "notes": {
+            "detect": f"{TILE}x{TILE} JPEG tiles, YOLO labels class 0 = index, index boxes {TILE_INDEX_PX[0]:.0f}-"
+                      f"{TILE_INDEX_PX[1]:.0f} px tall at scene scale; labelled where >= 60% of the index is "
+                      "uncovered and inside the tile",
+            "crops": "48x48 PNG via vision.crops.index_crop, index 12-90 px tall before resizing, box jitter "
+                     "+-10% shift, +-15% size; none = covered indices, card art, pips, table",
+            "scenes": "rows are canonical: front row (3 cards) at the top of the layout, codes left to right "
+                      "in that orientation; the photo may show the layout rotated by any angle",
+        },
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return manifest

@@ -1,0 +1,145 @@
+"""Card decks: which SVG decks are used, rendering their faces to PNG once, and loading them.
+
+Aisleriot themes (gnome-cards-data) name card elements "club_1" .. "spade_king"; KDE card decks
+(kdegames-card-data-kf5) name them "1_club" .. "king_spade". Each face is rendered alone with
+`rsvg-convert --export-id`, trimmed to its alpha bounding box and cached as an RGBA PNG.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import CARD_CODES
+
+AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
+KDE_DIR = Path("/usr/share/carddecks")
+CARD_HEIGHT = 720  # rendered face height in pixels: indices ~90-110 px tall, enough for any crop size
+
+_RANK_WORDS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+_SUIT_WORDS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    source: str  # "aisleriot" or "kde"
+    file: str  # path relative to the source directory
+    package: str
+    license: str
+
+    @property
+    def path(self) -> Path:
+        return (AISLERIOT_DIR if self.source == "aisleriot" else KDE_DIR) / self.file
+
+    def element_id(self, code: str) -> str:
+        rank = _RANK_WORDS.get(code[0], code[0])
+        suit = _SUIT_WORDS[code[1]]
+        return f"{suit}_{rank}" if self.source == "aisleriot" else f"{rank}_{suit}"
+
+
+_GNOME = "gnome-cards-data"
+_KDE = "kdegames-card-data-kf5"
+# Kept: decks whose top-left and bottom-right corners carry a standard index (A K Q J 10..2 over a
+# suit glyph) and no other corner does. Checked by eye on contact sheets (docs/synth.md).
+# Licences from /usr/share/doc/<package>/copyright (gnome-cards-data: "Files: *" GPL-3+; bellot's
+# SVG header says LGPL; kdegames: "Files: *" GPL-2+ unless a deck has its own stanza).
+DECKS: list[Deck] = [
+    Deck("anglo", "aisleriot", "anglo.svgz", _GNOME, "GPL-3+"),
+    Deck("anglo_poker", "aisleriot", "anglo_poker.svgz", _GNOME, "GPL-3+"),
+    Deck("gnomangelo", "aisleriot", "gnomangelo.svgz", _GNOME, "GPL-3+"),
+    Deck("paris", "aisleriot", "paris.svgz", _GNOME, "GPL-3+"),
+    Deck("neoclassical", "aisleriot", "neoclassical.svgz", _GNOME, "GPL-3+"),
+    Deck("plastic", "aisleriot", "plastic.svgz", _GNOME, "GPL-3+"),
+    Deck("simplistic", "aisleriot", "simplistic.svgz", _GNOME, "GPL-3+"),
+    Deck("tigullio", "aisleriot", "tigullio.svgz", _GNOME, "GPL-3+"),
+    Deck("kde_standard", "kde", "svg-standard/standard.svgz", _KDE, "GPL-2+"),
+    Deck("kde_tigullio_international", "kde", "svg-tigullio-international/tigullio-international.svgz", _KDE,
+         "LGPL-2+"),
+    Deck("kde_gm_paris", "kde", "svg-gm-paris/paris.svgz", _KDE, "GPL-2+"),
+]
+DECKS_BY_NAME = {deck.name: deck for deck in DECKS}
+
+
+class DeckError(RuntimeError):
+    """A deck could not be rendered or its card faces could not be analysed."""
+
+
+def installed_decks() -> list[Deck]:
+    return [deck for deck in DECKS if deck.path.exists()]
+
+
+def _render_element(deck: Deck, element: str, zoom: float) -> np.ndarray:
+    if shutil.which("rsvg-convert") is None:
+        raise DeckError("rsvg-convert is not installed (apt package librsvg2-bin)")
+    proc = subprocess.run(
+        ["rsvg-convert", "--export-id", element, "--zoom", f"{zoom:.5f}", str(deck.path)],
+        capture_output=True, timeout=120,
+    )
+    if proc.returncode != 0 or not proc.stdout:
+        raise DeckError(f"rsvg-convert failed for {deck.name}/{element}: {proc.stderr.decode()[:200]}")
+    image = cv2.imdecode(np.frombuffer(proc.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        raise DeckError(f"rsvg-convert gave no RGBA image for {deck.name}/{element}")
+    return image
+
+
+def _trim_alpha(image: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(image[:, :, 3] > 8)
+    if len(xs) == 0:
+        raise DeckError("rendered card is empty")
+    return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def render_deck(deck: Deck, cache_dir: Path) -> Path:
+    """Render all 52 faces of a deck into cache_dir/<deck>/<code>.png (skipped when cached)."""
+    out = cache_dir / deck.name
+    if (out / "done.json").exists():
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    # Calibrate the zoom on one card: element bounding boxes are in document units.
+    probe = _trim_alpha(_render_element(deck, deck.element_id("AS"), 1.0))
+    zoom = CARD_HEIGHT / probe.shape[0]
+    for code in CARD_CODES:
+        face = _trim_alpha(_render_element(deck, deck.element_id(code), zoom))
+        if abs(face.shape[0] - CARD_HEIGHT) > 4:
+            # Some elements carry their own transform: re-render at the zoom this card needs.
+            face = _trim_alpha(_render_element(deck, deck.element_id(code), zoom * CARD_HEIGHT / face.shape[0]))
+        width = int(round(face.shape[1] * CARD_HEIGHT / face.shape[0]))
+        face = cv2.resize(face, (width, CARD_HEIGHT), interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(out / f"{code}.png"), face)
+    (out / "done.json").write_text(json.dumps({"deck": deck.name, "zoom": zoom}))
+    return out
+
+
+def load_face(cache_dir: Path, deck: Deck, code: str) -> np.ndarray:
+    """The cached RGBA face, composited on its own opaque card colour inside the card outline."""
+    path = cache_dir / deck.name / f"{code}.png"
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is None:
+        raise DeckError(f"missing cached face {path}; run the generator's render step")
+    return image
+
+
+def render_all(cache_dir: Path, decks: list[Deck] | None = None, workers: int = 2) -> None:
+    decks = installed_decks() if decks is None else decks
+    if workers > 1:
+        from multiprocessing import Pool
+
+        with Pool(workers) as pool:
+            pool.starmap(render_deck, [(deck, cache_dir) for deck in decks])
+    else:
+        for deck in decks:
+            render_deck(deck, cache_dir)
+
+
+if __name__ == "__main__":  # quick manual rendering: python -m vision.synth.decks CACHE_DIR
+    import sys
+
+    render_all(Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("DECK_CACHE", "/work/data/deck-cache")))

@@ -1,0 +1,150 @@
+"""Locate the corner index (rank glyph + suit glyph under it) on rendered card faces.
+
+Two steps, because court cards often have a picture frame right next to the index:
+1. On the number cards (2..10, plain corners) the top-left index is found by image analysis: pixels
+   that differ from the paper colour inside the top-left corner region, grouped into connected
+   components; the component nearest the corner is the rank glyph, and components just below it (the
+   suit glyph) or beside it (the "0" of "10") are merged in. The union of these boxes over a deck,
+   slightly enlarged, is the deck's *index window*.
+2. For every card the index box is the tight box around the ink components that lie wholly inside
+   the window (components crossing its border are frame lines or picture parts).
+The bottom-right index is the top-left box rotated 180 degrees about the card centre (all kept decks
+print their indices point-symmetrically).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import cv2
+import numpy as np
+
+Box = tuple[int, int, int, int]  # x1, y1, x2, y2 in face pixels, x2/y2 exclusive
+NUMBER_RANKS = "23456789T"
+
+
+class IndexNotFound(RuntimeError):
+    pass
+
+
+def paper_colour(face: np.ndarray) -> np.ndarray:
+    """Median colour of opaque pixels in the top-left corner region (mostly paper)."""
+    h, w = face.shape[:2]
+    patch = face[int(0.03 * h):int(0.30 * h), int(0.03 * w):int(0.25 * w)]
+    opaque = patch[patch[:, :, 3] > 250][:, :3]
+    if len(opaque) == 0:
+        raise IndexNotFound("no opaque paper pixels")
+    return np.median(opaque, axis=0)
+
+
+def ink_mask(face: np.ndarray, threshold: float = 70.0) -> np.ndarray:
+    """Pixels clearly different from the paper colour, excluding the card's outline stroke."""
+    h, w = face.shape[:2]
+    paper = paper_colour(face)
+    diff = np.abs(face[:, :, :3].astype(np.int16) - paper.astype(np.int16)).max(axis=2)
+    mask = (diff > threshold) & (face[:, :, 3] > 128)
+    # The outline stroke hugs the alpha edge (and follows the rounded corner): drop a band there.
+    edge = max(2, int(round(0.02 * w)))
+    opaque = (face[:, :, 3] > 128).astype(np.uint8)
+    inner = cv2.erode(opaque, np.ones((2 * edge + 1, 2 * edge + 1), np.uint8))
+    return mask & (inner > 0)
+
+
+def _components(mask: np.ndarray, join: int) -> list[Box]:
+    joined = cv2.dilate(mask.astype(np.uint8), np.ones((2 * join + 1, 2 * join + 1), np.uint8)) if join else mask
+    count, _, stats, _ = cv2.connectedComponentsWithStats(joined.astype(np.uint8), connectivity=8)
+    return [(int(x), int(y), int(x + cw), int(y + ch)) for x, y, cw, ch, _ in stats[1:count]]
+
+
+def find_number_card_index(face: np.ndarray) -> Box:
+    """Top-left index of a card whose corner holds nothing but the index (a number card)."""
+    h, w = face.shape[:2]
+    mask = ink_mask(face)
+    rh, rw = int(0.34 * h), int(0.28 * w)
+    region = mask[:rh, :rw]
+    comps = [b for b in _components(region, max(1, int(round(0.005 * w))))
+             if b[2] < rw - 1 and b[3] < rh - 1 and (b[2] - b[0]) * (b[3] - b[1]) > 0.0002 * w * h]
+    if not comps:
+        raise IndexNotFound("no glyph components in the corner")
+    x1, y1, x2, y2 = min(comps, key=lambda b: b[0] + b[1])  # rank glyph: nearest the corner
+    changed = True
+    while changed:
+        changed = False
+        for b in comps:
+            if b[0] >= x1 and b[2] <= x2 and b[1] >= y1 and b[3] <= y2:
+                continue
+            overlaps_x = b[0] < x2 + 0.02 * w and b[2] > x1 - 0.02 * w
+            below = b[1] >= y1 and b[1] - y2 < 0.05 * h and overlaps_x
+            beside = b[0] > x1 and b[0] - x2 < 0.03 * w and abs(b[1] - y1) < 0.02 * h
+            if below or beside:
+                nx1, ny1, nx2, ny2 = min(x1, b[0]), min(y1, b[1]), max(x2, b[2]), max(y2, b[3])
+                if nx2 - nx1 > 0.22 * w or ny2 - ny1 > 0.3 * h:
+                    continue
+                x1, y1, x2, y2 = nx1, ny1, nx2, ny2
+                changed = True
+    return _tighten(region, (x1, y1, x2, y2))
+
+
+def _tighten(mask: np.ndarray, box: Box) -> Box:
+    x1, y1, x2, y2 = box
+    ys, xs = np.nonzero(mask[y1:y2, x1:x2])
+    if len(xs) == 0:
+        raise IndexNotFound("empty index box")
+    return (x1 + int(xs.min()), y1 + int(ys.min()), x1 + int(xs.max()) + 1, y1 + int(ys.max()) + 1)
+
+
+def deck_index_window(faces: Mapping[str, np.ndarray]) -> Box:
+    """Union of the number cards' top-left index boxes (robust to an odd card), slightly enlarged."""
+    boxes = np.array([find_number_card_index(face) for code, face in faces.items() if code[0] in NUMBER_RANKS])
+    if len(boxes) < 8:
+        raise IndexNotFound("too few number cards to learn the index window")
+    h, w = next(iter(faces.values())).shape[:2]
+    # Percentiles instead of min/max so one mis-detected card cannot blow the window up.
+    x1, y1 = np.percentile(boxes[:, 0], 5), np.percentile(boxes[:, 1], 5)
+    x2, y2 = np.percentile(boxes[:, 2], 95), np.percentile(boxes[:, 3], 95)
+    mx, my = 0.025 * w, 0.02 * h
+    return (int(max(0, x1 - mx)), int(max(0, y1 - my)), int(x2 + mx), int(y2 + my))
+
+
+def find_top_left_index(face: np.ndarray, window: Box) -> Box:
+    """The index box of any card of a deck, given the deck's index window."""
+    h, w = face.shape[:2]
+    wx1, wy1, wx2, wy2 = window
+    mask = ink_mask(face)
+    pad = 2
+    sub = mask[max(0, wy1 - pad):wy2 + pad, max(0, wx1 - pad):wx2 + pad]
+    ox, oy = max(0, wx1 - pad), max(0, wy1 - pad)
+    sh, sw = sub.shape
+    keep = np.zeros_like(sub)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(sub.astype(np.uint8), connectivity=8)
+    for i in range(1, count):
+        x, y, cw, ch, area = stats[i]
+        # Components running out of the enlarged window on the right or below belong to frames or
+        # pictures (the index itself may sit flush against the card edge, so left/top are allowed).
+        if x + cw >= sw or y + ch >= sh or area < 3:
+            continue
+        keep |= labels == i
+    box = _tighten(keep, (0, 0, sw, sh))
+    return (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy)
+
+
+def rotate_box_180(box: Box, width: int, height: int) -> Box:
+    x1, y1, x2, y2 = box
+    return (width - x2, height - y2, width - x1, height - y1)
+
+
+def find_deck_indices(faces: Mapping[str, np.ndarray]) -> dict[str, list[Box]]:
+    """Both index boxes (top-left, bottom-right) of every face of one deck."""
+    window = deck_index_window(faces)
+    number_heights = [b[3] - b[1] for code, face in faces.items() if code[0] in NUMBER_RANKS
+                      for b in [find_top_left_index(face, window)]]
+    typical_height = float(np.median(number_heights))
+    result = {}
+    for code, face in faces.items():
+        h, w = face.shape[:2]
+        x1, y1, x2, y2 = find_top_left_index(face, window)
+        if y2 - y1 < 0.8 * typical_height:
+            # The suit glyph touched the court picture and was dropped with it: extend the box down
+            # to the deck's usual index height (the suit sits in the same place on every card).
+            y2 = min(window[3], int(round(y1 + typical_height)))
+        result[code] = [(x1, y1, x2, y2), rotate_box_180((x1, y1, x2, y2), w, h)]
+    return result
