@@ -42,11 +42,11 @@ def deal(rng: Rng, n: int) -> list[str]:
     return [CARD_CODES[i] for i in rng.permutation(52)[:n]]
 
 
-def rows_335(rng: Rng, aspect: float, codes: list[str] | None = None) -> Layout:
+def rows_335(rng: Rng, aspect: float, codes: list[str] | None = None, overlapped: bool | None = None) -> Layout:
     """13 cards in rows of 3/5/5, spread apart or overlapped so only the left indices of covered cards show."""
     codes = deal(rng, 13) if codes is None else codes
     groups = {"front": codes[:3], "middle": codes[3:8], "back": codes[8:13]}
-    overlapped = rng.random() < 0.5
+    overlapped = bool(rng.random() < 0.5) if overlapped is None else overlapped
     if overlapped:
         step = aspect * rng.uniform(0.28, 0.65)
     else:
