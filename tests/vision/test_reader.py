@@ -78,6 +78,13 @@ def test_parallel_reads_agree_with_sequential_reads(reader):
     assert parallel == sequential
 
 
+@pytest.mark.skipif(not (SAMPLES / "loose.json").is_file(), reason="no sample_images/loose.json yet")
+def test_sample_loose_cards(reader):
+    truth = json.loads((SAMPLES / "loose.json").read_text())
+    result = reader.read((SAMPLES / "loose.jpg").read_bytes(), loose=True).to_dict()
+    assert sorted(card["code"] for card in result["cards"]) == sorted(truth["cards"])
+
+
 def test_empty_table_gives_no_cards_and_warnings(reader):
     ok, data = cv2.imencode(".jpg", np.full((900, 1200, 3), (30, 110, 40), np.uint8))
     result = reader.read(data.tobytes()).to_dict()
