@@ -48,6 +48,8 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "manual": ("Type or tap cards", "輸入或點選牌", "输入或点选牌"),
     "manual_help": ("Front / middle / back, e.g. AS KS QS / … / …", "頭道 / 中道 / 尾道，例如 AS KS QS / … / …",
                     "头道 / 中道 / 尾道，例如 AS KS QS / … / …"),
+    "loose": ("Cards not laid out in rows (read in order: 3, 5, 5)", "牌未排成三行（依次讀 3、5、5 張）",
+              "牌未排成三行（依次读 3、5、5 张）"),
     "save": ("Save", "儲存", "保存"),
     "surrender": ("Surrender", "投降", "投降"),
     "declare_natural": ("Declare a natural", "報到", "报到"),
