@@ -1,0 +1,1 @@
+"""Alembic migrations of the web app (run by webapp.db.run_migrations)."""
