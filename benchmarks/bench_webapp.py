@@ -93,6 +93,8 @@ def wait_until_up(port: int, server: subprocess.Popen, timeout: float = 60) -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--read-slots", type=int, default=None,
+                        help="WEBAPP_READ_SLOTS for the server: photos read at once (0 = no limit)")
     parser.add_argument("--photo", type=Path, help="an image to scale to 12 MP (default: sample_images/ or drawn)")
     args = parser.parse_args()
     samples = sorted((ROOT / "sample_images").glob("layout_p*.jpg"))
@@ -102,6 +104,8 @@ def main() -> None:
     instance = tempfile.mkdtemp(prefix="bench-webapp-")
     env = dict(os.environ, WEBAPP_INSTANCE_PATH=instance, WEBAPP_WEBCAM_DEVICE="")
     env.pop("DATABASE_URL", None)
+    if args.read_slots is not None:
+        env["WEBAPP_READ_SLOTS"] = str(args.read_slots)
     server = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(port)], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
@@ -159,7 +163,8 @@ def main() -> None:
     latencies.sort()
     p95 = latencies[max(0, int(round(0.95 * len(latencies))) - 1)] if latencies else float("nan")
     print(f"photo: {len(photos[0]) / 1e6:.1f} MB JPEG, 4000x3000 ({'from ' + source.name if source else 'drawn'})")
-    print(f"reader model present: {health.get('reader_model')}   cpu cores: {os.cpu_count()}")
+    print(f"reader model present: {health.get('reader_model')}   cpu cores: {os.cpu_count()}   "
+          f"read slots: {'default' if args.read_slots is None else args.read_slots}")
     print(f"uploads: {len(latencies) + len(errors)} ({args.rounds} rounds x 4 phones at once), errors: {len(errors)}")
     if latencies:
         print(f"photo-to-review latency: p50 {statistics.median(latencies):.3f} s   p95 {p95:.3f} s   "

@@ -13,6 +13,8 @@ DEFAULTS: dict[str, object] = {
     # Device index or path/URL for the server-attached overhead webcam; "" turns the button off.
     "WEBCAM_DEVICE": "0",
     "MIGRATE_ON_START": True,
+    # Photos read at the same time (0 = no limit); each read already uses ONNX Runtime's threads.
+    "READ_SLOTS": max(1, (os.cpu_count() or 2) // 2),
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
 }

@@ -1,6 +1,7 @@
 """Everything the web app asks of the `vision` package goes through here."""
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from webapp.photos import UploadRejected, sniff_content_type
@@ -9,13 +10,35 @@ ROWS = ("front", "middle", "back")
 LOW_CONFIDENCE = 0.6  # below this a card is flagged for the table to check
 
 
+_slots_lock = threading.Lock()
+_slots: dict[int, threading.BoundedSemaphore] = {}
+
+
+def read_slots(count: int) -> threading.BoundedSemaphore:
+    """At most `count` photos are read at once: each read already keeps the cores busy (ONNX Runtime's
+    threads), and more at once only makes every read slower. Other requests keep flowing meanwhile."""
+    with _slots_lock:
+        if count not in _slots:
+            _slots[count] = threading.BoundedSemaphore(max(1, count))
+        return _slots[count]
+
+
 class ReaderUnavailable(RuntimeError):
     """The reader's model is missing or broken: the photo is kept and cards are entered by hand."""
 
 
-def read(data: bytes, *, loose: bool = False) -> dict[str, Any]:
-    """vision.read_photo's JSON for the photo; bad photos raise UploadRejected (4xx)."""
+def read(data: bytes, *, loose: bool = False, slots: int = 0) -> dict[str, Any]:
+    """vision.read_photo's JSON for the photo; bad photos raise UploadRejected (4xx).
+
+    `slots` > 0 limits how many reads run at once (see read_slots)."""
     sniff_content_type(data)  # cheap refusal of non-images before any decoding
+    if slots > 0:
+        with read_slots(slots):
+            return _read(data, loose)
+    return _read(data, loose)
+
+
+def _read(data: bytes, loose: bool) -> dict[str, Any]:
     try:
         import vision
         from vision.errors import ImageError, ImageTooLarge, NotAnImage

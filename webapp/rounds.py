@@ -227,7 +227,7 @@ def _insert_photo_once(session: Session, sha: str, content_type: str, size: int)
 
 
 def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data: bytes, *,
-              source: str = "photo", loose: bool = False) -> tuple[Hand, dict[str, Any]]:
+              source: str = "photo", loose: bool = False, read_slots: int = 0) -> tuple[Hand, dict[str, Any]]:
     """Read a photo of one player's rows and make it that player's hand; (hand, vision's JSON).
 
     The slow reading happens outside any transaction so four phones can upload at once; the
@@ -239,7 +239,7 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
     content_type = sniff_content_type(data)
     session.commit()  # end the read transaction: no lock is held while reading
     try:
-        reading = reader.read(data, loose=loose)
+        reading = reader.read(data, loose=loose, slots=read_slots)
     except reader.ReaderUnavailable as err:
         reading = {"cards": [], "rows": {r: [] for r in ROWS},
                    "warnings": [f"{err}; enter or correct the cards by hand."]}

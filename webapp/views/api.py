@@ -62,7 +62,8 @@ def read():  # type: ignore[no-untyped-def]
     try:
         # The object `python -m vision read` prints for one photo: its name, then the reading.
         name = (upload.filename or "photo").replace("\\", "/").rsplit("/", 1)[-1]
-        return jsonify({"photo": name, **reader.read(upload.read(), loose=mode == "loose")})
+        return jsonify({"photo": name, **reader.read(upload.read(), loose=mode == "loose",
+                                                   slots=int(current_app.config["READ_SLOTS"]))})
     except reader.ReaderUnavailable as err:
         return _error(f"The card reader is unavailable: {err}", 503)
 
@@ -189,7 +190,8 @@ def post_photo(token: str, number: int, player: str):  # type: ignore[no-untyped
     data, loose = upload.read(), request.form.get("mode") == "loose"
     _game, rnd = _round(token, number)
     _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
-                                      data, source="api", loose=loose)
+                                      data, source="api", loose=loose,
+                                      read_slots=int(current_app.config["READ_SLOTS"]))
     body, _ = _round_body(token, number)
     return jsonify(reading=reading, round=body.get_json()), 201
 
@@ -200,7 +202,7 @@ def post_webcam(token: str, number: int, player: str):  # type: ignore[no-untype
     rounds.require_open(rnd)
     data = capture_jpeg(str(current_app.config.get("WEBCAM_DEVICE", "")))
     _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
-                                      data, source="webcam")
+                                      data, source="webcam", read_slots=int(current_app.config["READ_SLOTS"]))
     body, _ = _round_body(token, number)
     return jsonify(reading=reading, round=body.get_json()), 201
 

@@ -91,6 +91,10 @@ def _store():  # type: ignore[no-untyped-def]
     return current_app.extensions["webapp.photos"]
 
 
+def _read_slots() -> int:
+    return int(current_app.config["READ_SLOTS"])
+
+
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/photo")
 def photo(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
@@ -99,7 +103,7 @@ def photo(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
             raise UploadRejected("Choose a photo first.", 400)
         source = "camera" if request.form.get("source") == "camera" else "photo"
         rounds.add_photo(get_session(), _store(), rnd, player, upload.read(), source=source,
-                         loose=request.form.get("mode") == "loose")
+                         loose=request.form.get("mode") == "loose", read_slots=_read_slots())
     return _act(token, number, seat, action)
 
 
@@ -108,7 +112,7 @@ def webcam(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
         rounds.require_open(rnd)
         data = capture_jpeg(str(current_app.config.get("WEBCAM_DEVICE", "")))
-        rounds.add_photo(get_session(), _store(), rnd, player, data, source="webcam")
+        rounds.add_photo(get_session(), _store(), rnd, player, data, source="webcam", read_slots=_read_slots())
     return _act(token, number, seat, action)
 
 
