@@ -52,3 +52,33 @@ def test_low_confidence_card_is_flagged_on_the_round(client):
                 data={"csrf_token": csrf_token(client), "row": "middle", "index": "2", "code": "9D"})
     warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
     assert not any("low confidence" in w["text"] for w in warnings)
+
+
+def test_read_slots_limit_how_many_photos_are_read_at_once(monkeypatch):
+    import threading
+    import time
+
+    from webapp import reader
+    from webapp_testkit import jpeg_bytes
+
+    running, peak, lock = [0], [0], threading.Lock()
+
+    def slow_read(data: bytes, loose: bool) -> dict:
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return {"cards": [], "rows": None, "warnings": []}
+
+    monkeypatch.setattr(reader, "_read", slow_read)
+    photo = jpeg_bytes()
+    for slots, expected_peak in ((1, 1), (2, 2)):
+        peak[0] = 0
+        threads = [threading.Thread(target=reader.read, args=(photo,), kwargs={"slots": slots}) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert peak[0] == expected_peak
