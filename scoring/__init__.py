@@ -1,9 +1,11 @@
-"""Scoring engine for Chinese poker (十三張 / 十三支 / 十三水): cards, rows, rule presets, settlement.
+"""Scoring engine for Chinese poker (十三張 / 十三支 / 十三水) and Big Two (鋤大弟 / 大老二, scoring.bigtwo).
 
 Public API (see docs/architecture.md and docs/scoring-presets.md):
     settle(round) -> dict                 the settlement ``python -m scoring settle`` prints
-    list_presets() -> dict                preset id -> description, options with defaults, naturals
+                                          ({"game": "bigtwo", ...} settles a Big Two hand)
+    list_presets(game=None) -> dict       preset id -> game, description, options with defaults, ...
     validate_settings(rules, options, players, banker, stakes) -> dict   check a game's settings alone
+                                          (Big Two presets are recognised by their id)
     parse_hand(value) -> dict             one player's entry in canonical card codes
     detect_naturals(cards, rules, options) -> list[dict]
     ScoringError                          every invalid input (a ValueError with a one-line message)
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from . import cards
+from . import bigtwo, cards
 from .errors import ScoringError
 from .games import GAMES, DEFAULT_GAME, game_of
 from .hand_input import hand_to_json, parse_hand_input
@@ -35,10 +37,18 @@ def settle(round: dict, *, audit: bool = True) -> dict:  # noqa: A002 - the docu
     return GAMES[game_of(round)](round, audit=audit)
 
 
-def list_presets() -> dict:
-    """Preset id -> title, source, description, options (default, help, choices), naturals, choices made."""
-    return {preset_id: {"game": DEFAULT_GAME, **described}
-            for preset_id, described in describe_presets().items()}
+def list_presets(game: Optional[str] = None) -> dict:
+    """Preset id -> game, title, source, description, options (default, help, choices), choices made
+    (Chinese poker presets also list naturals and row-value tables).  ``game`` keeps one game's presets."""
+    if game is not None and game not in GAMES:
+        raise ScoringError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    listed: dict = {}
+    if game in (None, DEFAULT_GAME):
+        listed.update({preset_id: {"game": DEFAULT_GAME, **described}
+                       for preset_id, described in describe_presets().items()})
+    if game in (None, bigtwo.GAME):
+        listed.update(bigtwo.describe_presets())
+    return listed
 
 
 def validate_settings(rules: Any, options: Any = None, players: Any = None, banker: Any = None,
@@ -46,8 +56,10 @@ def validate_settings(rules: Any, options: Any = None, players: Any = None, bank
     """Check a game's settings without hands; returns them normalised, or raises ScoringError.
 
     ``players`` is a list of names (or an object whose keys are the names); left out, only the
-    rules and options are checked.
+    rules and options are checked.  A Big Two preset id (bigtwo-*) checks a Big Two game (no banker).
     """
+    if bigtwo.is_bigtwo_preset(rules):
+        return bigtwo.validate_settings(rules, options, players, banker, stakes)
     resolved = resolve_rules(rules, options)
     names = check_players(players) if players is not None else None
     result: dict[str, Any] = {"game": DEFAULT_GAME, "rules": resolved.preset, "options": resolved.options,

@@ -55,5 +55,6 @@ def test_presets_lists_every_preset_with_options():
     done = run("presets")
     assert done.returncode == 0
     presets = json.loads(done.stdout)
-    assert {"hk", "taiwan-banker", "points", "taiwan", "fujian", "2-4", "1-6"} == set(presets)
+    assert {"hk", "taiwan-banker", "points", "taiwan", "fujian", "2-4", "1-6"} == {
+        name for name, preset in presets.items() if preset["game"] == "chinese-poker"}
     assert presets["taiwan"]["options"]["scoop_multiplier"]["default"] == 2

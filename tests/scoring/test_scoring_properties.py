@@ -11,7 +11,7 @@ import scoring
 from scoring import ScoringError
 from scoring.cards import CODES
 
-PRESETS = sorted(scoring.list_presets())
+PRESETS = sorted(scoring.list_presets("chinese-poker"))
 BANKER_PRESETS = {"hk", "taiwan-banker"}
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -94,7 +94,7 @@ def test_every_legal_arrangement_settles_and_rows_follow_the_reference(preset, d
         cards = list(deck[index * 13:(index + 1) * 13])
         order = data.draw(st.permutations(cards))
         front, middle, back = list(order[:3]), list(order[3:8]), list(order[8:])
-        strict = scoring.list_presets()[preset]["options"]["row_order"]["default"] == "strict"
+        strict = scoring.list_presets("chinese-poker")[preset]["options"]["row_order"]["default"] == "strict"
         if reference_fouled(front, middle, back, strict):
             players[name] = strongest_back_arrangement(cards)  # every hand has a legal arrangement
         else:
