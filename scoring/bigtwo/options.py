@@ -147,14 +147,16 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in [
     OptionSpec("monster_hands", "what counts as 怪物牌 among the cards left: four-of-a-kind (鐵支), "
                "straight-flush (同花順: A2345, 23456 ... TJQKA of one suit)", _monster_hands, MONSTER_HANDS),
     OptionSpec("winner_bonus", "points added to the winner's score (加扣分制 +1; 香港 贏者可減五分或十分); "
-               "needs settlement scores or pairwise (under winner-collects nobody would pay it)", _whole(0)),
+               "scheme cards only; needs settlement scores or pairwise (under winner-collects nobody would "
+               "pay it)", _whole(0)),
     OptionSpec("settlement", "winner-collects: each loser pays the winner their penalty (zero sum); "
                "pairwise: every pair settles the difference of their scores (zero sum); scores: each "
                "player's score is their net, a running tally (not zero sum)", _enum(*SETTLEMENTS), SETTLEMENTS),
     OptionSpec("block_rule", "頂大/顧牌: the round may name the player who failed to block "
                "(\"failed_to_block\"); that player pays everyone else's losses and they lose nothing", _bool),
     OptionSpec("instant_wins", "instant wins (即時勝出) and the multiplier their losers pay (三炒 = 3), by hand "
-               "(a round's object changes only the hands it names); null turns one off: same-suit-dragon (同花一條龍), dragon (一條龍), four-twos (四條2)",
+               "(a round's object changes only the hands it names); null turns one off: same-suit-dragon "
+               "(同花一條龍), dragon (一條龍), four-twos (四條2)",
                _instant_wins, INSTANT_WINS),
     OptionSpec("rank_points", "名次計分: points by finishing place, first first; null: players − 1 down to 0 "
                "(3/2/1/0 with four players)", _rank_points),

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
-
 from ..cards import CODES, rank_of
 from .instant import NAMES as INSTANT_NAMES
 from .instant import TWO
@@ -99,5 +97,5 @@ def biggest_losers(scores: dict[str, int], losers: list[str]) -> list[str]:
     """The loser(s) with the lowest score (扣分制: 最輸)."""
     if not losers:
         return []
-    lowest: Optional[int] = min(scores[name] for name in losers)
+    lowest = min(scores[name] for name in losers)
     return [name for name in losers if scores[name] == lowest]

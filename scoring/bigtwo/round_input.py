@@ -104,7 +104,8 @@ def _empty_handed_winner(names: list[str], hands: dict[str, LeftHand]) -> str:
     if not out:
         raise ScoringError("no player has gone out: the winner's entry must be empty (\"\")")
     if len(out) > 1:
-        raise ScoringError(f"{' and '.join(out)} all hold no cards: exactly one player goes out (the winner); "
+        raise ScoringError(f"{', '.join(out[:-1])} and {out[-1]} hold no cards: exactly one player goes out "
+                           f"(the winner); "
                            f"enter the others' cards left")
     return out[0]
 

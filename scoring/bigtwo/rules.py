@@ -98,6 +98,8 @@ def _build_rules(preset_id: str, options_json: str) -> BigTwoRules:
     if effective["winner_bonus"] and effective["settlement"] == "winner-collects":
         raise ScoringError("option winner_bonus is a running-tally bonus that nobody pays under settlement "
                            "winner-collects; use settlement scores or pairwise, or winner_bonus 0")
+    if effective["winner_bonus"] and effective["scheme"] == "rank":
+        raise ScoringError("option winner_bonus is for scheme cards; under scheme rank set rank_points")
     tiers = tuple(sorted(((int(count), factor) for count, factor in effective["count_multipliers"].items()),
                          reverse=True))
     return BigTwoRules(preset_id, effective, _card_points(effective), tiers, preset["terms"])

@@ -71,7 +71,7 @@ def _pair_json(first: str, second: str, amount: int, stakes: Stakes) -> dict:
             "money": {first: to_json(paid), second: to_json(-paid)}}
 
 
-def _player_json(rules: BigTwoRules, hand: BigTwoRound, name: str, penalties: dict, charges: dict,
+def _player_json(hand: BigTwoRound, name: str, penalties: dict, charges: dict,
                  scores: dict, audit: bool) -> dict:
     entry: dict[str, Any] = {"winner": name == hand.winner, "score": scores[name]}
     if hand.order is not None:
@@ -148,7 +148,7 @@ def settle_round(round_: Any, audit: bool = True) -> dict:
         "net": net,
         "money": money,
         "scores": scores,
-        "players": {name: _player_json(rules, hand, name, penalties, charges, scores, audit)
+        "players": {name: _player_json(hand, name, penalties, charges, scores, audit)
                     for name in hand.names},
         "pairs": [_pair_json(first, second, amount, stakes) for first, second, amount in pairs],
     }

@@ -16,7 +16,7 @@ def bigtwo(players, rules="bigtwo-hk", **extra):
     ({"Ann": "", "Bob": "2S XX"}, {}, "Bob: 'XX' is not a card"),
     ({"Ann": "", "Bob": "3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 5D 5C 6S 6H"}, {}, "Bob: 14 cards left"),
     ({"Ann": "3S", "Bob": "4S"}, {}, "no player has gone out"),
-    ({"Ann": "", "Bob": "", "Cy": "4S"}, {}, "Ann and Bob all hold no cards"),
+    ({"Ann": "", "Bob": "", "Cy": "4S"}, {}, "Ann and Bob hold no cards"),
     ({"Ann": ""}, {}, "2 to 4 players"),
     ({"A": "", "B": "3S", "C": "4S", "D": "5S", "E": "6S"}, {}, "2 to 4 players"),
     ({"Ann": "", "Bob": 7}, {}, "Bob: the cards left must be"),
@@ -51,10 +51,12 @@ def test_bad_rounds_name_the_problem(players, extra, fragment):
     (["Ann", "Bob", "Cy"], {"order": ["Ann", "Bob", "Bob", "Cy"]}, "Bob is placed twice"),
     (["Ann", "Bob", "Cy"], {"order": ["Ann", "Bob", "Zed"]}, "'Zed' is not a player"),
     (["Ann", "Bob", "Cy"], {"order": "Ann Bob Cy"}, "order must be the list"),
-    ({"Ann": "3S", "Bob": "", "Cy": ""}, {"order": ["Ann", "Bob", "Cy"]}, "Ann is first in the order but still holds 3S"),
+    ({"Ann": "3S", "Bob": "", "Cy": ""}, {"order": ["Ann", "Bob", "Cy"]},
+     "Ann is first in the order but still holds 3S"),
     (["Ann", "Bob", "Cy"], {"order": ["Ann", "Bob", "Cy"], "failed_to_block": "Bob"}, "no 頂大/顧牌 rule"),
     (["Ann", "Bob", "Cy"], {"order": ["Ann", "Bob", "Cy"], "options": {"rank_points": [3, 2, 1, 0]}},
      "gives 4 places for 3 players"),
+    (["Ann", "Bob", "Cy"], {"order": ["Ann", "Bob", "Cy"], "options": {"winner_bonus": 1}}, "set rank_points"),
 ])
 def test_bad_rank_rounds(players, extra, fragment):
     with pytest.raises(ScoringError, match=None) as caught:
