@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decks", default="", help="comma-separated decks to use (default: all kept decks installed)")
     parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--parts", default="detect,crops,scenes",
+                        help="which parts to (re)generate; others stay as they are on disk")
     parser.add_argument("--samples", type=Path, help="render demo/test photos into this folder instead")
     args = parser.parse_args(argv)
 
@@ -52,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     command = "python -m vision.synth " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     manifest = generate(args.out, args.cache, args.seed, args.tiles, args.crops, args.scenes, args.val_fraction,
-                        train, val, args.workers, command)
+                        train, val, args.workers, command, parts=tuple(p for p in args.parts.split(",") if p))
     print(f"done in {time.time() - start:.0f} s: {manifest['counts']['detect']} tiles, "
           f"crops train {manifest['counts']['crops']['train']['total']} val {manifest['counts']['crops']['val']['total']}, "
           f"{manifest['counts']['scenes']['val']} scenes")

@@ -24,9 +24,13 @@ from vision.synth import layouts, scene
 from vision.synth.bank import DeckFaces, load_deck_faces
 from vision.synth.decks import DECKS_BY_NAME, render_all
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 TILE = 320
 TILE_INDEX_PX = (10.0, 45.0)
+# A few close-up tiles (a single card photographed from near, shrunk less than a layout photo), so
+# the detector also finds indices larger than the contract's 10-45 px range.
+CLOSEUP_INDEX_PX = (45.0, 90.0)
+CLOSEUP_SHARE = 0.08
 CROP_INDEX_PX = (12.0, 90.0)
 BLOCK = 40  # items per deck block
 PARTS = {"detect": 1, "crops": 2, "scenes": 3}
@@ -145,7 +149,9 @@ def detect_item(args: tuple[str, int, int]) -> int:
     deck = _deck(_deck_for(split, item))
     kind = _choose(rng, DETECT_KINDS)
     layout = layouts.KINDS[kind](rng, deck.aspect)
-    sc = _framed_scene(rng, layout, deck, _log_uniform(rng, *TILE_INDEX_PX), 1400, TILE)
+    closeup = kind in ("single", "scattered", "hand") and rng.random() < CLOSEUP_SHARE / 0.47
+    index_px = _log_uniform(rng, *(CLOSEUP_INDEX_PX if closeup else TILE_INDEX_PX))
+    sc = _framed_scene(rng, layout, deck, index_px, 1400, TILE)
     image = scene.photo_effects(rng, sc.image)
     visible = sc.visible_labels()
     h, w = image.shape[:2]
@@ -202,14 +208,14 @@ def _overlaps(box, others, limit: float = 0.15) -> bool:
     return False
 
 
-def crops_item(args: tuple[str, int, int]) -> dict[str, int]:
+def crops_item(args: tuple[str, int, int, int]) -> dict[str, int]:
     """One scene -> up to `per_scene` crops (about 1 in 6 of them `none`); returns counts per class."""
-    split, item, per_scene = args
+    split, item, per_scene, variants = args
     assert _CONFIG is not None
     rng = _rng("crops", split, item)
     deck = _deck(_deck_for(split, item))
     layout = layouts.KINDS[_choose(rng, CROP_KINDS)](rng, deck.aspect)
-    sc = _framed_scene(rng, layout, deck, _log_uniform(rng, *CROP_INDEX_PX), 900, 200)
+    sc = _framed_scene(rng, layout, deck, _log_uniform(rng, *CROP_INDEX_PX), 640, 200)
     image = scene.jpeg_roundtrip(rng, scene.photo_effects(rng, sc.image), (30, 96))
     h, w = image.shape[:2]
     visible = sc.visible_labels()
@@ -225,8 +231,10 @@ def crops_item(args: tuple[str, int, int]) -> dict[str, int]:
         counts[cls] = counts.get(cls, 0) + 1
         written += 1
 
-    for lab in visible[:per_scene - n_none]:
-        save(lab.code, index_crop(image, _jitter(rng, lab.box)))
+    # Each visible index gives `variants` crops with different box jitter (cheap extra samples).
+    for lab in visible[:(per_scene - n_none) // variants]:
+        for _ in range(variants):
+            save(lab.code, index_crop(image, _jitter(rng, lab.box)))
     # `none`: heavily covered indices, then boxes of index size on card art / pips / table.
     all_boxes = [lab.box for lab in sc.labels if lab.visible >= 0.3]
     covered = [lab for lab in sc.labels if lab.visible < 0.3 and 0 <= lab.box[0] and lab.box[2] <= w
@@ -311,7 +319,10 @@ def _run(pool: Pool, fn, items: list, label: str) -> list:
 
 
 def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: int, val_fraction: float,
-             train_decks: list[str], val_decks: list[str], workers: int, command: str) -> dict:
+             train_decks: list[str], val_decks: list[str], workers: int, command: str,
+             parts: tuple[str, ...] = ("detect", "crops", "scenes")) -> dict:
+    """Write the dataset; `parts` limits the run to some of detect / crops / scenes (the others are
+    left as they are on disk and only counted)."""
     render_all(cache, [DECKS_BY_NAME[d] for d in train_decks + val_decks], workers=workers)
     for split in SPLITS:
         (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
@@ -320,20 +331,28 @@ def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: 
             (out / "crops" / split / cls).mkdir(parents=True, exist_ok=True)
     (out / "scenes" / "val").mkdir(parents=True, exist_ok=True)
     config = Config(str(out), str(cache), seed, tuple(train_decks), tuple(val_decks))
-    tiles_per_scene, crops_per_scene = 3, 14
+    tiles_per_scene, crops_per_scene, crop_variants = 3, 36, 2
     timings = {}
     counts: dict = {"detect": {}, "crops": {}, "scenes": {}}
     with Pool(workers, initializer=_init, initargs=(config,)) as pool:
         for split, frac in (("train", 1 - val_fraction), ("val", val_fraction)):
+            if "detect" not in parts:
+                counts["detect"][split] = len(list((out / "detect" / "images" / split).glob("*.jpg")))
+                continue
             n = int(math.ceil(tiles * frac / tiles_per_scene))
             t = time.time()
             written = _run(pool, detect_item, [(split, i, tiles_per_scene) for i in range(n)], f"detect/{split}")
             timings[f"detect_{split}_s"] = round(time.time() - t, 1)
             counts["detect"][split] = sum(written)
         for split, frac in (("train", 1 - val_fraction), ("val", val_fraction)):
-            n = int(math.ceil(crops * frac / (crops_per_scene - 4)))  # scenes yield ~10 crops on average
+            if "crops" not in parts:
+                per_class = {c: len(list((out / "crops" / split / c).glob("*.png"))) for c in CLASS_NAMES}
+                counts["crops"][split] = {"total": sum(per_class.values()), "per_class": per_class}
+                continue
+            n = int(math.ceil(crops * frac / 24))  # a scene yields ~24 crops on average
             t = time.time()
-            results = _run(pool, crops_item, [(split, i, crops_per_scene) for i in range(n)], f"crops/{split}")
+            results = _run(pool, crops_item, [(split, i, crops_per_scene, crop_variants) for i in range(n)],
+                           f"crops/{split}")
             timings[f"crops_{split}_s"] = round(time.time() - t, 1)
             per_class: dict[str, int] = {}
             for r in results:
@@ -341,9 +360,12 @@ def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: 
                     per_class[k] = per_class.get(k, 0) + v
             counts["crops"][split] = {"total": sum(per_class.values()),
                                       "per_class": {c: per_class.get(c, 0) for c in CLASS_NAMES}}
-        t = time.time()
-        counts["scenes"]["val"] = sum(_run(pool, scene_item, [("val", i, 0) for i in range(scenes)], "scenes/val"))
-        timings["scenes_val_s"] = round(time.time() - t, 1)
+        if "scenes" in parts:
+            t = time.time()
+            counts["scenes"]["val"] = sum(_run(pool, scene_item, [("val", i, 0) for i in range(scenes)], "scenes/val"))
+            timings["scenes_val_s"] = round(time.time() - t, 1)
+        else:
+            counts["scenes"]["val"] = len(list((out / "scenes" / "val").glob("*.jpg")))
     (out / "detect" / "data.yaml").write_text(
         f"path: {out.resolve() / 'detect'}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")
     manifest = {
@@ -360,9 +382,11 @@ def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: 
         "counts": counts,
         "timings": timings,
         "workers": workers,
+        "parts_generated_by_this_command": list(parts),
         "notes": {
             "detect": f"{TILE}x{TILE} JPEG tiles, YOLO labels class 0 = index, index boxes {TILE_INDEX_PX[0]:.0f}-"
-                      f"{TILE_INDEX_PX[1]:.0f} px tall at scene scale; labelled where >= 60% of the index is "
+                      f"{TILE_INDEX_PX[1]:.0f} px tall at scene scale (about {CLOSEUP_SHARE:.0%} close-up scenes with "
+                      f"{CLOSEUP_INDEX_PX[0]:.0f}-{CLOSEUP_INDEX_PX[1]:.0f} px); labelled where >= 60% of the index is "
                       "uncovered and inside the tile",
             "crops": "48x48 PNG via vision.crops.index_crop, index 12-90 px tall before resizing, box jitter "
                      "+-10% shift, +-15% size; none = covered indices, card art, pips, table",

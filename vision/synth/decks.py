@@ -47,13 +47,17 @@ class Deck:
 _GNOME = "gnome-cards-data"
 _KDE = "kdegames-card-data-kf5"
 # Kept: decks whose top-left and bottom-right corners carry a standard index (A K Q J 10..2 over a
-# suit glyph) and no other corner does. Checked by eye on contact sheets (docs/synth.md).
+# suit glyph) and no other corner does. Checked by eye on contact sheets (docs/synth.md lists the
+# rejected ones and why). synth-v1 used the first eleven; bellot, ornamental, kde_nicu_white and
+# kde_penguins were added for synth-v2 once the index finder handled frames and large indices.
 # Licences from /usr/share/doc/<package>/copyright (gnome-cards-data: "Files: *" GPL-3+; bellot's
 # SVG header says LGPL; kdegames: "Files: *" GPL-2+ unless a deck has its own stanza).
 DECKS: list[Deck] = [
     Deck("anglo", "aisleriot", "anglo.svgz", _GNOME, "GPL-3+"),
     Deck("anglo_poker", "aisleriot", "anglo_poker.svgz", _GNOME, "GPL-3+"),
+    Deck("bellot", "aisleriot", "bellot.svgz", _GNOME, "LGPL-3+ (SVG-cards 2.0, David Bellot; GPL-3+ package)"),
     Deck("gnomangelo", "aisleriot", "gnomangelo.svgz", _GNOME, "GPL-3+"),
+    Deck("ornamental", "aisleriot", "ornamental.svgz", _GNOME, "GPL-3+"),
     Deck("paris", "aisleriot", "paris.svgz", _GNOME, "GPL-3+"),
     Deck("neoclassical", "aisleriot", "neoclassical.svgz", _GNOME, "GPL-3+"),
     Deck("plastic", "aisleriot", "plastic.svgz", _GNOME, "GPL-3+"),
@@ -63,6 +67,8 @@ DECKS: list[Deck] = [
     Deck("kde_tigullio_international", "kde", "svg-tigullio-international/tigullio-international.svgz", _KDE,
          "LGPL-2+"),
     Deck("kde_gm_paris", "kde", "svg-gm-paris/paris.svgz", _KDE, "GPL-2+"),
+    Deck("kde_nicu_white", "kde", "svg-nicu-white/white.svgz", _KDE, "GPL-2+"),
+    Deck("kde_penguins", "kde", "svg-penguins/penguins.svgz", _KDE, "GPL-3+"),
 ]
 DECKS_BY_NAME = {deck.name: deck for deck in DECKS}
 

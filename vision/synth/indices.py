@@ -8,8 +8,7 @@ Two steps, because court cards often have a picture frame right next to the inde
    slightly enlarged, is the deck's *index window*.
 2. For every card the index box is the tight box around the ink components that lie wholly inside
    the window (components crossing its border are frame lines or picture parts).
-The bottom-right index is the top-left box rotated 180 degrees about the card centre (all kept decks
-print their indices point-symmetrically).
+The bottom-right index is found the same way on the face turned by 180 degrees.
 """
 from __future__ import annotations
 
@@ -46,7 +45,13 @@ def ink_mask(face: np.ndarray, threshold: float = 70.0) -> np.ndarray:
     edge = max(2, int(round(0.02 * w)))
     opaque = (face[:, :, 3] > 128).astype(np.uint8)
     inner = cv2.erode(opaque, np.ones((2 * edge + 1, 2 * edge + 1), np.uint8))
-    return mask & (inner > 0)
+    mask = (mask & (inner > 0)).astype(np.uint8)
+    # Frames and picture borders are long straight lines; glyphs never are. Remove such lines so a
+    # glyph that touches a frame is not thrown away with it.
+    long_h = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, max(3, int(0.25 * w))), np.uint8))
+    long_v = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((max(3, int(0.25 * h)), 1), np.uint8))
+    lines = cv2.dilate(long_h | long_v, np.ones((3, 3), np.uint8))
+    return (mask > 0) & (lines == 0)
 
 
 def _components(mask: np.ndarray, join: int) -> list[Box]:
@@ -59,13 +64,14 @@ def find_number_card_index(face: np.ndarray) -> Box:
     """Top-left index of a card whose corner holds nothing but the index (a number card)."""
     h, w = face.shape[:2]
     mask = ink_mask(face)
-    rh, rw = int(0.34 * h), int(0.28 * w)
+    rh, rw = int(0.48 * h), int(0.3 * w)
     region = mask[:rh, :rw]
     comps = [b for b in _components(region, max(1, int(round(0.005 * w))))
              if b[2] < rw - 1 and b[3] < rh - 1 and (b[2] - b[0]) * (b[3] - b[1]) > 0.0002 * w * h]
     if not comps:
         raise IndexNotFound("no glyph components in the corner")
     x1, y1, x2, y2 = min(comps, key=lambda b: b[0] + b[1])  # rank glyph: nearest the corner
+    glyph_h, glyph_w = y2 - y1, x2 - x1
     changed = True
     while changed:
         changed = False
@@ -73,11 +79,15 @@ def find_number_card_index(face: np.ndarray) -> Box:
             if b[0] >= x1 and b[2] <= x2 and b[1] >= y1 and b[3] <= y2:
                 continue
             overlaps_x = b[0] < x2 + 0.02 * w and b[2] > x1 - 0.02 * w
-            below = b[1] >= y1 and b[1] - y2 < 0.05 * h and overlaps_x
-            beside = b[0] > x1 and b[0] - x2 < 0.03 * w and abs(b[1] - y1) < 0.02 * h
+            bw, bh = b[2] - b[0], b[3] - b[1]
+            # The suit glyph under the rank is no wider than about the rank; a second digit ("10")
+            # beside it has the rank's height. Pips next to the index are bigger than both.
+            below = b[1] >= y1 and b[1] - y2 < 0.07 * h and overlaps_x and bw <= 1.6 * max(glyph_w, 0.5 * glyph_h)
+            beside = (b[0] > x1 and b[0] - x2 < 0.03 * w and abs(b[1] - y1) < 0.02 * h
+                      and bh <= 1.2 * glyph_h and abs(b[3] - y1 - glyph_h) < 0.2 * glyph_h)
             if below or beside:
                 nx1, ny1, nx2, ny2 = min(x1, b[0]), min(y1, b[1]), max(x2, b[2]), max(y2, b[3])
-                if nx2 - nx1 > 0.22 * w or ny2 - ny1 > 0.3 * h:
+                if nx2 - nx1 > 0.25 * w or ny2 - ny1 > 0.42 * h:
                     continue
                 x1, y1, x2, y2 = nx1, ny1, nx2, ny2
                 changed = True
@@ -132,19 +142,32 @@ def rotate_box_180(box: Box, width: int, height: int) -> Box:
     return (width - x2, height - y2, width - x1, height - y1)
 
 
-def find_deck_indices(faces: Mapping[str, np.ndarray]) -> dict[str, list[Box]]:
-    """Both index boxes (top-left, bottom-right) of every face of one deck."""
+def _top_left_boxes(faces: Mapping[str, np.ndarray]) -> dict[str, Box]:
     window = deck_index_window(faces)
     number_heights = [b[3] - b[1] for code, face in faces.items() if code[0] in NUMBER_RANKS
                       for b in [find_top_left_index(face, window)]]
     typical_height = float(np.median(number_heights))
     result = {}
     for code, face in faces.items():
-        h, w = face.shape[:2]
         x1, y1, x2, y2 = find_top_left_index(face, window)
         if y2 - y1 < 0.8 * typical_height:
             # The suit glyph touched the court picture and was dropped with it: extend the box down
             # to the deck's usual index height (the suit sits in the same place on every card).
             y2 = min(window[3], int(round(y1 + typical_height)))
-        result[code] = [(x1, y1, x2, y2), rotate_box_180((x1, y1, x2, y2), w, h)]
+        result[code] = (x1, y1, x2, y2)
+    return result
+
+
+def find_deck_indices(faces: Mapping[str, np.ndarray]) -> dict[str, list[Box]]:
+    """Both index boxes (top-left, bottom-right) of every face of one deck.
+
+    The bottom-right index is found the same way on the face turned by 180 degrees (decks are not
+    always exactly point-symmetric), then mapped back.
+    """
+    top_left = _top_left_boxes(faces)
+    turned = _top_left_boxes({code: cv2.rotate(face, cv2.ROTATE_180) for code, face in faces.items()})
+    result = {}
+    for code, face in faces.items():
+        h, w = face.shape[:2]
+        result[code] = [top_left[code], rotate_box_180(turned[code], w, h)]
     return result

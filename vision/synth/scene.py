@@ -209,55 +209,77 @@ def clip_box(box: tuple[float, float, float, float], w: int, h: int) -> tuple[fl
 # Photographic degradations, applied to the whole rendered image.
 
 def photo_effects(rng: Rng, image: np.ndarray, strength: float = 1.0) -> np.ndarray:
-    img = image.astype(np.float32)
-    h, w = img.shape[:2]
-    # Uneven light: a smooth gain field plus a linear falloff.
-    gain = 1 + strength * rng.uniform(0.1, 0.6) * (textures.smooth_noise(rng, h, w, max(h, w) / rng.uniform(1, 3)) - 0.5)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    """Uneven light, cast shadows, colour cast, glare, gamma, blur, noise and vignetting.
+
+    The smooth fields (light, shadows, glare, vignette) are built at 1/8 resolution and scaled up:
+    they have no fine detail, and this keeps the whole step cheap on large pictures.
+    """
+    h, w = image.shape[:2]
+    sh, sw = max(8, h // 8), max(8, w // 8)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    yy *= h / sh
+    xx *= w / sw
+    gain = 1 + strength * rng.uniform(0.1, 0.6) * (textures.smooth_noise(rng, sh, sw, max(sh, sw) / rng.uniform(1, 3)) - 0.5)
     d = rng.normal(0, 1, 2)
     ramp = (xx * d[0] + yy * d[1]) / (np.hypot(*d) * max(h, w) + 1e-6)
     gain *= 1 + strength * rng.uniform(0, 0.35) * ramp
-    img *= gain[:, :, None]
     # Cast shadows of things outside the picture (a phone, an arm).
     if rng.random() < 0.4 * strength:
-        pts = np.stack([rng.uniform(-0.2, 1.2, 4) * w, rng.uniform(-0.2, 1.2, 4) * h], axis=1).astype(np.int32)
-        mask = np.zeros((h, w), np.float32)
+        pts = np.stack([rng.uniform(-0.2, 1.2, 4) * sw, rng.uniform(-0.2, 1.2, 4) * sh], axis=1).astype(np.int32)
+        mask = np.zeros((sh, sw), np.float32)
         cv2.fillPoly(mask, [cv2.convexHull(pts)], 1.0)
-        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(3, 0.05 * max(h, w) + 4))
-        img *= (1 - rng.uniform(0.2, 0.55) * mask)[:, :, None]
-    # Colour cast / white balance and exposure.
-    img *= rng.uniform(0.8, 1.2, 3).astype(np.float32)[None, None, :] ** strength
-    img *= rng.uniform(0.7, 1.25) ** strength
+        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.4, 0.006 * max(h, w) + 0.5))
+        gain *= 1 - rng.uniform(0.2, 0.55) * mask
+    # Vignetting (webcams, phone lenses).
+    if rng.random() < 0.5:
+        r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
+        gain *= 1 - rng.uniform(0.1, 0.45) * strength * np.clip(r2 / 2, 0, 1)
     # Glare: bright soft blobs (glossy card surface under a lamp).
+    glare = np.zeros((sh, sw), np.float32)
     if rng.random() < 0.35 * strength:
         for _ in range(int(rng.integers(1, 3))):
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
             sx, sy = rng.uniform(0.03, 0.25) * w, rng.uniform(0.03, 0.25) * h
-            blob = np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2))
-            img += (rng.uniform(40, 160) * blob)[:, :, None]
-    # Contrast / gamma.
-    img = np.clip(img, 0, 255)
+            glare += rng.uniform(40, 160) * np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2))
+    # Colour cast / white balance and exposure.
+    channel = (rng.uniform(0.8, 1.2, 3) ** strength * rng.uniform(0.7, 1.25) ** strength).astype(np.float32)
+    gain = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    img = image.astype(np.float32)
+    img *= gain[:, :, None]
+    img *= channel[None, None, :]
+    if glare.any():
+        img += cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
+    np.clip(img, 0, 255, out=img)
+    out = img.astype(np.uint8)
+    # Contrast / gamma through a lookup table.
     gamma = rng.uniform(0.75, 1.3)
-    img = 255.0 * (img / 255.0) ** gamma
-    # Blur: defocus or motion.
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    out = cv2.LUT(out, lut)
+    # Blur: defocus, motion, or a low-resolution camera (down and up again); sometimes sharpening.
     r = rng.random()
-    if r < 0.35:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.6) * strength + 0.01)
-    elif r < 0.5:
+    if r < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.6) * strength + 0.01)
+    elif r < 0.42:
         k = int(rng.integers(3, 8))
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
-        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    elif r < 0.52:
+        f = rng.uniform(0.4, 0.8)
+        small = cv2.resize(out, (max(8, int(w * f)), max(8, int(h * f))), interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.2:  # phone-style sharpening halo
+        blur = cv2.GaussianBlur(out, (0, 0), rng.uniform(1, 2.5))
+        out = cv2.addWeighted(out, 1 + rng.uniform(0.3, 1.0), blur, -rng.uniform(0.3, 1.0), 0)
     # Sensor noise (sometimes coloured, sometimes luminance only).
     sigma = rng.uniform(0, 9) * strength
     if sigma > 0.5:
-        if rng.random() < 0.5:
-            img += rng.normal(0, sigma, (h, w, 1)).astype(np.float32)
-        else:
-            img += rng.normal(0, sigma, (h, w, 3)).astype(np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+        channels = 1 if rng.random() < 0.5 else 3
+        noise = rng.standard_normal((h, w, channels), dtype=np.float32) * sigma
+        out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    return out
 
 
 def jpeg_roundtrip(rng: Rng, image: np.ndarray, quality_range: tuple[int, int] = (35, 95)) -> np.ndarray:

@@ -109,7 +109,22 @@ def marble(rng: Rng, h: int, w: int) -> np.ndarray:
     return np.clip(colour[None, None, :] * gray[:, :, None], 0, 255)
 
 
-TEXTURES = [wood, wood, felt, felt, cloth, fabric, plain, marble]
+def light(rng: Rng, h: int, w: int) -> np.ndarray:
+    """White or pale surfaces (paper, white tablecloth, light desk): little contrast with the cards."""
+    colour = np.array([rng.uniform(170, 250)] * 3, np.float32) + rng.normal(0, 8, 3).astype(np.float32)
+    gray = 0.92 + 0.1 * fractal_noise(rng, h, w, rng.uniform(30, 300), 3)
+    return np.clip(colour[None, None, :] * gray[:, :, None], 0, 255)
+
+
+def carpet(rng: Rng, h: int, w: int) -> np.ndarray:
+    """Speckled loop-pile carpet or coarse upholstery in two colours."""
+    a, b = _random_colour(rng, 40, 200), _random_colour(rng, 40, 200)
+    speck = cv2.GaussianBlur(rng.random((h, w), dtype=np.float32), (0, 0), rng.uniform(0.7, 1.8))
+    speck = np.clip((speck - speck.mean()) * rng.uniform(4, 9) + 0.5, 0, 1)
+    return _colourise(speck, a, b) * (0.85 + 0.3 * smooth_noise(rng, h, w, 200))[:, :, None]
+
+
+TEXTURES = [wood, wood, felt, felt, cloth, fabric, plain, marble, light, carpet]
 
 
 def table(rng: Rng, h: int, w: int) -> np.ndarray:

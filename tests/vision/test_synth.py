@@ -1,0 +1,198 @@
+"""The synthetic data generator: crop rule, index finding on real deck renders, dataset layout, determinism."""
+from __future__ import annotations
+
+import filecmp
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.crops import CARD_CODES, CLASS_NAMES, CROP_SCALE, CROP_SIZE, index_crop
+
+# ---------------------------------------------------------------------------------------------
+# Crop rule (no decks needed)
+
+
+def test_class_list_order_is_rank_major_then_suit():
+    assert len(CARD_CODES) == 52 and len(set(CARD_CODES)) == 52
+    assert CARD_CODES[0] == "2S" and CARD_CODES[1] == "2H" and CARD_CODES[3] == "2C"
+    assert CARD_CODES[4] == "3S" and CARD_CODES[51] == "AC"
+    assert CLASS_NAMES == CARD_CODES + ["none"]
+    for i, code in enumerate(CARD_CODES):
+        assert i == "23456789TJQKA".index(code[0]) * 4 + "SHDC".index(code[1])
+
+
+def test_crop_has_the_classifier_shape_for_boxes_inside_and_outside_the_image():
+    image = np.random.default_rng(0).integers(0, 256, (120, 90, 3), dtype=np.uint8)
+    for box in [(10, 10, 30, 50), (-15, -5, 10, 20), (80, 100, 130, 150), (500, 500, 520, 530), (40, 40, 41, 41)]:
+        crop = index_crop(image, box)
+        assert crop.shape == (CROP_SIZE, CROP_SIZE, 3) and crop.dtype == np.uint8
+
+
+def test_crop_takes_the_square_of_side_scale_times_the_longer_box_side():
+    # A gradient image: the crop's corner values tell which window was taken.
+    yy, xx = np.mgrid[0:400, 0:400]
+    image = np.dstack([xx % 256, yy % 256, np.zeros_like(xx)]).astype(np.uint8)
+    box = (100, 100, 140, 200)  # 40 x 100: side = 1.4 * 100 = 140, centre (120, 150)
+    crop = index_crop(image, box)
+    expected = cv2.resize(image[80:220, 50:190], (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA)
+    assert CROP_SCALE == 1.4
+    assert np.abs(crop.astype(int) - expected.astype(int)).max() <= 1
+
+
+def test_crop_replicates_the_border_outside_the_image():
+    image = np.zeros((50, 50, 3), np.uint8)
+    image[:, 0] = 200  # left column bright: replicated leftwards it fills the outside part
+    crop = index_crop(image, (-30, 10, 10, 40))
+    assert crop[:, :10].mean() > 150
+
+
+@pytest.mark.parametrize("image, box", [
+    (np.zeros((10, 10), np.uint8), (0, 0, 5, 5)),
+    (np.zeros((10, 10, 3), np.float32), (0, 0, 5, 5)),
+    (np.zeros((10, 10, 3), np.uint8), (5, 5, 5, 9)),
+    (np.zeros((10, 10, 3), np.uint8), (0, 0, float("nan"), 5)),
+    (np.zeros((10, 10, 3), np.uint8), (0, 0, 5)),
+])
+def test_crop_rejects_bad_input_with_a_value_error(image, box):
+    with pytest.raises(ValueError):
+        index_crop(image, box)
+
+
+# ---------------------------------------------------------------------------------------------
+# Decks, index boxes and generation (need the Debian card decks and rsvg-convert)
+
+from vision.synth.decks import DECKS_BY_NAME, installed_decks  # noqa: E402
+
+TEST_TRAIN_DECK, TEST_VAL_DECK = "simplistic", "kde_standard"
+needs_decks = pytest.mark.skipif(
+    shutil.which("rsvg-convert") is None
+    or not {TEST_TRAIN_DECK, TEST_VAL_DECK} <= {d.name for d in installed_decks()},
+    reason="needs rsvg-convert (librsvg2-bin) and the gnome-cards-data / kdegames-card-data-kf5 decks",
+)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory) -> Path:
+    from vision.synth.decks import render_deck
+
+    folder = tmp_path_factory.mktemp("deck-cache")
+    for name in (TEST_TRAIN_DECK, TEST_VAL_DECK):
+        render_deck(DECKS_BY_NAME[name], folder)
+    return folder
+
+
+@needs_decks
+@pytest.mark.parametrize("deck_name", [TEST_TRAIN_DECK, TEST_VAL_DECK])
+def test_index_boxes_lie_in_the_corners_and_hold_dark_glyph_ink(cache, deck_name):
+    from vision.synth.bank import load_deck_faces
+
+    deck = load_deck_faces(cache, DECKS_BY_NAME[deck_name])
+    assert sorted(deck.faces) == sorted(CARD_CODES)
+    for code, face in deck.faces.items():
+        w, h = face.size
+        rgba = face.pyramid[0]
+        for corner, (x1, y1, x2, y2) in enumerate(face.boxes):
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h, (code, corner)
+            # An index: small (rank over suit), and near its corner.
+            assert 0.08 * h < y2 - y1 < 0.35 * h and 0.03 * w < x2 - x1 < 0.3 * w, (code, corner)
+            cx, cy = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h
+            assert (cx < 0.25 and cy < 0.3) if corner == 0 else (cx > 0.75 and cy > 0.7), (code, corner)
+            patch = rgba[y1:y2, x1:x2, :3].astype(int)
+            paper = np.median(rgba[h // 2 - 5:h // 2 + 5, 5:15, :3].reshape(-1, 3), axis=0)
+            ink = np.abs(patch - paper).max(axis=2) > 80
+            assert 0.1 < ink.mean() < 0.9, (code, corner, ink.mean())
+            # The box is tight: (anti-aliased) ink within two pixels of all four sides.
+            faint = np.abs(patch - paper).max(axis=2) > 40
+            assert faint[:2].any() and faint[-2:].any() and faint[:, :2].any() and faint[:, -2:].any(), (code, corner)
+
+
+@needs_decks
+def test_rendered_scene_labels_only_uncovered_indices(cache):
+    from vision.synth import layouts, scene
+    from vision.synth.bank import load_deck_faces
+
+    deck = load_deck_faces(cache, DECKS_BY_NAME[TEST_TRAIN_DECK])
+    rng = np.random.default_rng(3)
+    # Two cards, the second exactly on top of the first: only the second card's indices are visible.
+    layout = layouts.Layout([layouts.Placed("AS", 0, 0, 0), layouts.Placed("KH", 0, 0, 0)], deck.aspect)
+    cam = scene.make_camera(rng, 2.0, 300.0, (600, 600), elevation_range=(90, 90), yaw=0.0)
+    sc = scene.render_layout(rng, layout, deck, cam, (600, 600))
+    visible = sc.visible_labels()
+    assert sorted((lab.code, lab.corner) for lab in visible) == [("KH", 0), ("KH", 1)]
+    for lab in visible:
+        x1, y1, x2, y2 = lab.box
+        assert 0 <= x1 < x2 <= 600 and 0 <= y1 < y2 <= 600
+        # Seen top-down with no spin the top-left index stays in the top-left quarter of the card.
+    tl = next(lab for lab in visible if lab.corner == 0)
+    assert tl.box[0] < 300 and tl.box[1] < 300
+
+
+def _generate(out: Path, cache: Path, seed: int) -> dict:
+    from vision.synth.dataset import generate
+
+    return generate(out, cache, seed, tiles=12, crops=40, scenes=2, val_fraction=0.25,
+                    train_decks=[TEST_TRAIN_DECK], val_decks=[TEST_VAL_DECK], workers=1, command="test")
+
+
+@pytest.fixture(scope="module")
+def dataset(cache, tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("synth") / "ds"
+    return out, _generate(out, cache, seed=5)
+
+
+@needs_decks
+def test_tiny_generation_writes_the_dataset_layout(dataset):
+    out, manifest = dataset
+    data_yaml = (out / "detect" / "data.yaml").read_text()
+    assert "train: images/train" in data_yaml and "val: images/val" in data_yaml and "0: index" in data_yaml
+    for split in ("train", "val"):
+        images = sorted((out / "detect" / "images" / split).glob("*.jpg"))
+        labels = sorted((out / "detect" / "labels" / split).glob("*.txt"))
+        assert images and [p.stem for p in images] == [p.stem for p in labels]
+        assert manifest["counts"]["detect"][split] == len(images)
+        for image_path, label_path in zip(images, labels):
+            assert cv2.imread(str(image_path)).shape == (320, 320, 3)
+            for line in label_path.read_text().splitlines():
+                cls, cx, cy, w, h = line.split()
+                cx, cy, w, h = map(float, (cx, cy, w, h))
+                assert cls == "0"
+                # Inside the tile, and an index 10-45 px tall at most a bit more after perspective.
+                eps = 1e-5  # labels are written with 6 decimals
+                assert -eps <= cx - w / 2 and cx + w / 2 <= 1 + eps and -eps <= cy - h / 2 and cy + h / 2 <= 1 + eps
+                assert 0 < w and 0 < h < 130 / 320
+        crops = list((out / "crops" / split).glob("*/*.png"))
+        assert len(crops) == manifest["counts"]["crops"][split]["total"] > 0
+        assert {p.parent.name for p in crops} <= set(CLASS_NAMES)
+        crop = cv2.imread(str(crops[0]))
+        assert crop.shape == (48, 48, 3)
+    assert (out / "crops" / "train" / "none").is_dir()
+    scenes = sorted((out / "scenes" / "val").glob("*.json"))
+    assert len(scenes) == 2
+    truth = json.loads(scenes[0].read_text())
+    assert [len(truth["rows"][r]) for r in ("front", "middle", "back")] == [3, 5, 5]
+    assert sorted(c["code"] for c in truth["cards"]) == sorted(sum(truth["rows"].values(), []))
+    image = cv2.imread(str(scenes[0].with_suffix(".jpg")))
+    assert image.shape[:2] in ((1500, 2000), (2000, 1500))
+    assert manifest["decks"]["train"][0]["name"] == TEST_TRAIN_DECK
+    assert manifest["decks"]["val"][0]["license"]
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 5
+
+
+@needs_decks
+def test_generation_is_deterministic_from_the_seed(dataset, cache, tmp_path):
+    out, _ = dataset
+    again = tmp_path / "again"
+    _generate(again, cache, seed=5)
+    for sub in ("detect/labels/train", "detect/images/train", "scenes/val"):
+        names = sorted(p.name for p in (out / sub).iterdir())
+        assert names == sorted(p.name for p in (again / sub).iterdir())
+        match, mismatch, errors = filecmp.cmpfiles(out / sub, again / sub, names, shallow=False)
+        assert not mismatch and not errors, sub
+    other = tmp_path / "other"
+    _generate(other, cache, seed=6)
+    first = sorted((out / "detect" / "images" / "train").iterdir())[0]
+    assert first.read_bytes() != (other / "detect" / "images" / "train" / first.name).read_bytes()
