@@ -1,5 +1,6 @@
 """Scoring speed: 5-card rows evaluated per second (batch and one by one, beside treys on the same
-rows) and 4-player rounds settled per second.
+rows) and 4-player rounds settled per second (one at a time with and without the audit, and in bulk
+with scoring.settle_many).
 
     .venv/bin/python benchmarks/bench_scoring.py [--rows N] [--rounds N] [--repeat K]
 
@@ -113,6 +114,10 @@ def bench_rounds(count: int, repeat: int, presets: list[str]) -> None:
         print(f"rounds, {preset:<13} full audit  {wall:>9,.0f} rounds/s   (CPU {cpu:,.0f}/s)")
         wall, cpu = best_rate(count, lambda: _settle_all(rounds, False), repeat)
         print(f"rounds, {preset:<13} numbers only{wall:>9,.0f} rounds/s   (CPU {cpu:,.0f}/s)")
+        scoring.settle_many(rounds[:50])   # warm the numpy tables
+        wall, cpu = best_rate(count, lambda: scoring.settle_many(rounds), repeat)
+        print(f"rounds, {preset:<13} settle_many {wall:>9,.0f} rounds/s   (CPU {cpu:,.0f}/s, "
+              f"{count:,} rounds per call)")
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 Public API (see docs/architecture.md and docs/scoring-presets.md):
     settle(round) -> dict                 the settlement ``python -m scoring settle`` prints
                                           ({"game": "bigtwo", ...} settles a Big Two hand)
+    settle_many(rounds) -> list[dict]     [settle(round, audit=False) ...], the common rounds in numpy
     list_presets(game=None) -> dict       preset id -> game, description, options with defaults, ...
     validate_settings(rules, options, players, banker, stakes) -> dict   check a game's settings alone
                                           (Big Two presets are recognised by their id)
@@ -18,6 +19,7 @@ from typing import Any, Optional
 
 from . import bigtwo, cards
 from .errors import ScoringError
+from .batch import settle_many
 from .games import GAMES, DEFAULT_GAME, game_of
 from .hand_input import hand_to_json, parse_hand_input
 from .naturals import hand_features
@@ -25,7 +27,7 @@ from .rules import describe_presets, resolve_rules
 from .settle import check_banker, check_players
 from .stakes import parse_stakes
 
-__all__ = ["settle", "list_presets", "validate_settings", "parse_hand", "detect_naturals",
+__all__ = ["settle", "settle_many", "list_presets", "validate_settings", "parse_hand", "detect_naturals",
            "ScoringError", "cards"]
 
 

@@ -61,7 +61,8 @@ def _foul_reason(strengths: tuple[int, int, int], rules: Rules) -> Optional[str]
     return None
 
 
-def _detect(cards: tuple[int, ...], rules: Rules) -> list[tuple[NaturalRule, object]]:
+def naturals_found(cards: tuple[int, ...], rules: Rules) -> list[tuple[NaturalRule, object]]:
+    """Every natural of the rules that 13 card ints make, with what each check found, best first."""
     features = HandFeatures(cards)
     return [(natural, found) for natural in rules.naturals if (found := natural.check(features)) is not None]
 
@@ -109,7 +110,7 @@ def player_state(name: str, hand: HandInput, rules: Rules) -> PlayerState:
         return state
     if hand.natural not in (None, False) and not rules.naturals:
         raise ScoringError(f"{name}: the hand claims a natural but naturals are off in these rules")
-    found = _detect(hand.cards, rules) if rules.naturals else ()
+    found = naturals_found(hand.cards, rules) if rules.naturals else ()
     claimed = _claim(hand, found, rules, name) if found or hand.natural not in (None, False) else None
     state = PlayerState(name, ROWS_PLAYED, hand.rows, tuple(n.id for n, _ in found) if found else ())
     if hand.rows is not None:

@@ -163,38 +163,54 @@ def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional
             if _home_run_player(rules, states[name], own[name]):
                 home_runs.add(name)
                 _apply_home_run(rules, states[name], own[name])
+    rows_by_player = {name: row_entries(states[name], rules) for name in names} if audit else None
+    if audit:
+        players_json = {name: player_entry(states[name], rows_by_player[name], name in home_runs)
+                        for name in names}
+    else:
+        players_json = {name: {"status": states[name].status, "home_run": name in home_runs} for name in names}
+    result = settlement_numbers(rules, names, banker, stakes,
+                                [(pair.a.name, pair.b.name, pair.outcome, pair.core + pair.extra)
+                                 for pair in pairs], players_json)
+    if audit:
+        for entry, pair in zip(result["pairs"], pairs):
+            entry["rows"] = pair_rows(pair, rules, rows_by_player)
+            entry["steps"] = pair_steps(pair, rules)
+        result["options"] = rules.options
+        result["row_values"] = rules.row_value_table
+        result["stakes"] = stakes.to_json()
+    return result
+
+
+def settlement_numbers(rules: Rules, names: list[str], banker: Optional[str], stakes: Stakes,
+                       pair_amounts: list[tuple[str, str, str, Exact]], players_json: dict) -> dict:
+    """The settlement JSON without the audit: net and money per player and one entry per pair.
+
+    ``pair_amounts`` holds (first player, second player, outcome, points) per pair, the points signed
+    from the first player's view.  Shared by settle_round and the batch path (scoring.batch), so
+    both write exactly the same JSON."""
     net: dict[str, Exact] = dict.fromkeys(names, 0)
     money: dict[str, Exact] = dict.fromkeys(names, 0)
-    rows_by_player = {name: row_entries(states[name], rules) for name in names} if audit else None
+    by_pair, per_point = stakes.by_pair, stakes.per_point
     pair_json = []
-    for pair in pairs:
-        amount = pair.core + pair.extra
-        a, b = pair.a.name, pair.b.name
-        stake = stakes.for_pair(a, b) if stakes.by_pair else stakes.per_point
+    for a, b, outcome, amount in pair_amounts:
+        stake = stakes.for_pair(a, b) if by_pair else per_point
         paid = amount * stake
         net[a] += amount
         net[b] -= amount
         money[a] += paid
         money[b] -= paid
         if amount.__class__ is int and paid.__class__ is int and stake.__class__ is int:
-            entry = {"players": [a, b], "outcome": pair.outcome,
+            entry = {"players": [a, b], "outcome": outcome,
                      "winner": a if amount > 0 else b if amount < 0 else None, "points": abs(amount),
                      "net": {a: amount, b: -amount}, "stake": stake, "money": {a: paid, b: -paid}}
         else:
-            entry = {"players": [a, b], "outcome": pair.outcome,
+            entry = {"players": [a, b], "outcome": outcome,
                      "winner": a if amount > 0 else b if amount < 0 else None, "points": to_json(abs(amount)),
                      "net": {a: to_json(amount), b: to_json(-amount)},
                      "stake": to_json(stake), "money": {a: to_json(paid), b: to_json(-paid)}}
-        if audit:
-            entry["rows"] = pair_rows(pair, rules, rows_by_player)
-            entry["steps"] = pair_steps(pair, rules)
         pair_json.append(entry)
-    if audit:
-        players_json = {name: player_entry(states[name], rows_by_player[name], name in home_runs)
-                        for name in names}
-    else:
-        players_json = {name: {"status": states[name].status, "home_run": name in home_runs} for name in names}
-    result = {
+    return {
         "game": GAME,
         "rules": rules.preset,
         "mode": "banker" if rules.banker_mode else "all-pairs",
@@ -204,8 +220,3 @@ def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional
         "players": players_json,
         "pairs": pair_json,
     }
-    if audit:
-        result["options"] = rules.options
-        result["row_values"] = rules.row_value_table
-        result["stakes"] = stakes.to_json()
-    return result
