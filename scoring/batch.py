@@ -3,17 +3,18 @@
 ``settle_many(rounds)`` returns exactly ``[settle(round, audit=False) for round in rounds]``.  Rounds
 are grouped by rules, player count and banker seat; within a group every hand is read, evaluated,
 checked for fouls and compared pair by pair in numpy, and the preset's numeric rules (row values,
-royalties paid always, majority bonus, scoop multiplier and bonus, 辗过, fouls, home runs paid per
-pair, 食夾棍 ties) are applied to whole columns.  A round goes to the one-round engine
+royalties paid always, majority bonus, scoop multiplier and bonus, 辗过, fouls, home runs, 食夾棍
+ties) are applied to whole columns.  A round goes to the one-round engine
 (scoring.settle) instead when it needs anything else: a hand not written as canonical
-"AS KS QS / 2C 2D 9H 9S 4C / 3H 4H 5H 6H 7H" text (two-character cards, single spaces), a surrender,
-a natural, suits breaking ties, a home run split evenly, another game, or any error (so the error,
+"AS KS QS / 2C 2D 9H 9S 4C / 3H 4H 5H 6H 7H" text (two-character spellings, single spaces), a surrender,
+a natural, suits breaking ties, another game, or any error (so the error,
 and which round raised it first, are exactly the one-round engine's).
 """
 
 from __future__ import annotations
 
 import gc
+from fractions import Fraction
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -177,29 +178,47 @@ def _settle_group(rules: Rules, banker_seat: int, group: list[_Screened]) -> lis
     core[both_fouled] = extra[both_fouled] = scooper[both_fouled] = 0
 
     home_runs = np.zeros((count, players), dtype=bool)
+    split: dict[int, list] = {}
     if rules.home_run_multiplier > 1:
-        for seat in range(players):
-            own = [(pair, 1) for pair in np.flatnonzero(first == seat)] + \
-                  [(pair, -1) for pair in np.flatnonzero(second == seat)]
+        own_pairs = [[(pair, 1) for pair in np.flatnonzero(first == seat).tolist()]
+                     + [(pair, -1) for pair in np.flatnonzero(second == seat).tolist()]
+                     for seat in range(players)]
+        for seat, own in enumerate(own_pairs):
             if len(own) >= rules.home_run_min_opponents:
                 scooped_all = ~fouled[:, seat]
                 for pair, side in own:
                     scooped_all &= scooper[:, pair] == side
                 home_runs[:, seat] = scooped_all
+        multiplied = home_runs[:, first] | home_runs[:, second]
+        core = np.where(multiplied, core * rules.home_run_multiplier, core)
         if rules.home_run_split:
-            usable &= ~home_runs.any(axis=1)   # fractions: the one-round engine splits them
-        else:
-            multiplied = home_runs[:, first] | home_runs[:, second]
-            core = np.where(multiplied, core * rules.home_run_multiplier, core)
+            split = _split_home_runs(core + extra, home_runs, usable, own_pairs)
 
     outcomes = np.where(both_fouled, 2, np.where(one_fouled, 1, 0))
-    return _settlements(rules, group, usable, core + extra, outcomes, fouled, home_runs, first, second)
+    return _settlements(rules, group, usable, core + extra, outcomes, fouled, home_runs, first, second, split)
+
+
+def _split_home_runs(amounts: np.ndarray, home_runs: np.ndarray, usable: np.ndarray,
+                     own_pairs: list[list[tuple[int, int]]]) -> dict[int, list]:
+    """Rounds with a home run split evenly (seed 000 玩法3): row -> each pair's exact amount."""
+    split = {}
+    for row in np.flatnonzero(home_runs.any(axis=1) & usable).tolist():
+        row_amounts = amounts[row].tolist()
+        for seat in np.flatnonzero(home_runs[row]).tolist():
+            own = own_pairs[seat]
+            share = Fraction(sum(row_amounts[pair] * side for pair, side in own), len(own))
+            share = share.numerator if share.denominator == 1 else share
+            for pair, side in own:
+                row_amounts[pair] = share * side
+        split[row] = row_amounts
+    return split
 
 
 def _settlements(rules: Rules, group: list[_Screened], usable: np.ndarray, amounts: np.ndarray,
                  outcomes: np.ndarray, fouled: np.ndarray, home_runs: np.ndarray, first: np.ndarray,
-                 second: np.ndarray) -> list[Optional[dict]]:
-    """The settlement JSON of each usable round (None for the others)."""
+                 second: np.ndarray, split: dict[int, list]) -> list[Optional[dict]]:
+    """The settlement JSON of each usable round (None for the others); ``split`` replaces the amounts
+    of rounds whose home run was split evenly (they may be fractions)."""
     nets = np.zeros(fouled.shape, dtype=np.int64)
     for pair, (i, j) in enumerate(zip(first, second)):
         nets[:, i] += amounts[:, pair]
@@ -207,9 +226,9 @@ def _settlements(rules: Rules, group: list[_Screened], usable: np.ndarray, amoun
     seats = list(zip(first.tolist(), second.tolist()))
     mode = "banker" if rules.banker_mode else "all-pairs"
     settled: list[Optional[dict]] = []
-    for screened, ok, amount_row, outcome_row, net_row, fouled_row, home_row in zip(
+    for row, (screened, ok, amount_row, outcome_row, net_row, fouled_row, home_row) in enumerate(zip(
             group, usable.tolist(), amounts.tolist(), outcomes.tolist(), nets.tolist(), fouled.tolist(),
-            home_runs.tolist()):
+            home_runs.tolist())):
         if not ok:
             settled.append(None)
             continue
@@ -217,7 +236,9 @@ def _settlements(rules: Rules, group: list[_Screened], usable: np.ndarray, amoun
         players_json = {name: {"status": _STATUSES[is_fouled], "home_run": home_run}
                         for name, is_fouled, home_run in zip(names, fouled_row, home_row)}
         stake = stakes.per_point
-        if stakes.by_pair or stake.__class__ is not int:   # fractions or per-pair stakes: the shared writer
+        if row in split:
+            amount_row = split[row]
+        if stakes.by_pair or stake.__class__ is not int or row in split:   # fractions or per-pair stakes: the shared writer
             settled.append(settlement_numbers(
                 rules, names, screened.banker, stakes,
                 [(names[i], names[j], _OUTCOMES[outcome], amount)

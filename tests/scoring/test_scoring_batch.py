@@ -193,3 +193,11 @@ def test_settle_many_needs_a_list():
     with pytest.raises(ScoringError, match="list of rounds"):
         scoring.settle_many({"rules": "taiwan"})
     assert scoring.settle_many([]) == []
+
+
+def test_home_runs_split_evenly_are_settled_in_the_batch_too():
+    rounds = _deal_rounds("points", 300, seed=11, foul_share=0.5)
+    expected = _one_by_one(rounds)
+    split = [result for result in expected if any(player["home_run"] for player in result["players"].values())]
+    assert split, "the deal should hold a home run (全壘打) to split"
+    assert scoring.settle_many(rounds) == expected
