@@ -38,22 +38,27 @@ def load_split(crops_root: Path, split: str, cache_dir: Path) -> tuple[np.ndarra
     unknown = sorted(p.name for p in folder.iterdir() if p.is_dir() and p.name not in CLASS_NAMES)
     if unknown:
         raise SystemExit(f"{folder} has class folders not in CLASS_NAMES: {unknown}")
+    files = [(class_id, path) for class_id, name in enumerate(CLASS_NAMES)
+             for path in sorted((folder / name).glob("*.png"))]
     cache = cache_dir / f"crops_{split}.npz"
-    if cache.exists() and cache.stat().st_mtime >= folder.stat().st_mtime:
+    if cache.exists():
         data = np.load(cache)
-        return data["x"], data["y"]
+        if len(data["y"]) == len(files):  # same file count: the folder has not grown since
+            return data["x"], data["y"]
     images: list[np.ndarray] = []
     labels: list[int] = []
-    for class_id, name in enumerate(CLASS_NAMES):
-        class_dir = folder / name
-        if not class_dir.is_dir():
+    unreadable = 0
+    for class_id, path in files:
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if img is None:  # e.g. a file still being written by the generator
+            unreadable += 1
             continue
-        for path in sorted(class_dir.glob("*.png")):
-            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if img is None or img.shape != (CROP_SIZE, CROP_SIZE, 3):
-                raise SystemExit(f"bad crop {path}: expected {CROP_SIZE}x{CROP_SIZE} BGR")
-            images.append(img)
-            labels.append(class_id)
+        if img.shape != (CROP_SIZE, CROP_SIZE, 3):
+            raise SystemExit(f"bad crop {path}: expected {CROP_SIZE}x{CROP_SIZE} BGR")
+        images.append(img)
+        labels.append(class_id)
+    if unreadable:
+        print(f"warning: skipped {unreadable} unreadable crops in {folder}", flush=True)
     if not images:
         raise SystemExit(f"no crops under {folder}")
     x = np.stack(images)
@@ -76,15 +81,15 @@ def pixel_degrade(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     for i in range(len(out)):
         img = out[i]
         r = rng.random()
-        if r < 0.25:
+        if r < 0.15:
             sigma = rng.uniform(0.4, 1.3)
             img = cv2.GaussianBlur(img, (0, 0), sigma)
-        elif r < 0.45:
+        elif r < 0.30:
             # Index seen at low resolution (10-20 px tall) then upscaled by the reader.
             small = int(rng.integers(16, 36))
             img = cv2.resize(cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA),
                              (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_LINEAR)
-        if rng.random() < 0.35:
+        if rng.random() < 0.25:
             quality = int(rng.integers(30, 90))
             ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
             if ok:
@@ -151,7 +156,9 @@ def per_class_report(confusion: np.ndarray) -> list[dict]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--crops", type=Path, required=True, help="crops/ folder of a synth-vN dataset")
+    p.add_argument("--crops", type=Path, nargs="+", required=True,
+                   help="crops/ folder(s) of synth-vN datasets; their train/ splits are pooled")
+    p.add_argument("--val-crops", type=Path, help="crops/ folder whose val/ split validates (default: the first)")
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--epochs", type=int, default=20)
     p.add_argument("--batch", type=int, default=256)
@@ -159,6 +166,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--weight-decay", type=float, default=5e-4)
     p.add_argument("--width", type=int, default=24)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--holdout", type=float, default=0.0,
+                   help="validate on this fraction of train instead of crops/val (early runs only)")
     p.add_argument("--init", type=Path, help="start from these weights (best.pt/last.pt of an earlier run)")
     p.add_argument("--resume", action="store_true", help="continue <out>/last.pt")
     p.add_argument("--minutes", type=float, default=None,
@@ -175,8 +184,19 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
 
     t0 = time.time()
-    x_train, y_train = load_split(args.crops, "train", args.out)
-    x_val, y_val = load_split(args.crops, "val", args.out)
+    parts = [load_split(root, "train", args.out / f"cache{i}") for i, root in enumerate(args.crops)]
+    x_train = np.concatenate([x for x, _ in parts])
+    y_train = np.concatenate([y for _, y in parts])
+    if args.holdout > 0:
+        # Only for early runs while the generator has not written crops/val yet: NOT a by-deck split,
+        # so this val top-1 is optimistic about unseen decks.
+        perm = np.random.default_rng(args.seed).permutation(len(x_train))
+        n_val = int(len(perm) * args.holdout)
+        x_val, y_val = x_train[perm[:n_val]], y_train[perm[:n_val]]
+        x_train, y_train = x_train[perm[n_val:]], y_train[perm[n_val:]]
+        print(f"warning: val = {n_val} crops held out of train (same decks), not crops/val", flush=True)
+    else:
+        x_val, y_val = load_split(args.val_crops or args.crops[0], "val", args.out / "cache_val")
     print(f"loaded train {len(x_train)} val {len(x_val)} crops in {time.time() - t0:.1f}s; "
           f"train per class min {np.bincount(y_train, minlength=len(CLASS_NAMES)).min()}", flush=True)
 
@@ -252,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
                 schedule["total"] = args.epochs * steps_per_epoch
                 print(f"time budget {args.minutes} min: {per_epoch:.0f}s/epoch -> {args.epochs} epochs", flush=True)
             meta = {"classes": CLASS_NAMES, "width": args.width, "epoch": epoch, "val_top1": val_acc,
-                    "seed": args.seed, "crops": str(args.crops), "epochs": args.epochs}
+                    "seed": args.seed, "crops": [str(c) for c in args.crops], "epochs": args.epochs}
             if val_acc > best_acc:
                 best_acc = val_acc
                 torch.save({"model": model.state_dict(), **meta}, best_path)
