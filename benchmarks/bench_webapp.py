@@ -60,6 +60,14 @@ def twelve_megapixel_photo(source: Path | None, seed: int) -> bytes:
     return buf.tobytes()
 
 
+def shrink_like_the_page(photo: bytes, long_side: int = 2400) -> bytes:
+    """What webapp/static/app.js uploads for a big photo: long side 2400 px, JPEG quality 0.9."""
+    image = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+    scale = long_side / max(image.shape[:2])
+    image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+
+
 def request(port: int, method: str, path: str, body: bytes = b"", headers: dict | None = None) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
@@ -95,11 +103,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--read-slots", type=int, default=None,
                         help="WEBAPP_READ_SLOTS for the server: photos read at once (0 = no limit)")
+    parser.add_argument("--as-page-sends", action="store_true",
+                        help="send what the page's script sends: the photo shrunk to 2400 px (JPEG q90)")
     parser.add_argument("--photo", type=Path, help="an image to scale to 12 MP (default: sample_images/ or drawn)")
     args = parser.parse_args()
     samples = sorted((ROOT / "sample_images").glob("layout_p*.jpg"))
     source = args.photo or (samples[0] if samples else None)
     photos = [twelve_megapixel_photo(source, seed) for seed in range(4)]
+    if args.as_page_sends:
+        photos = [shrink_like_the_page(p) for p in photos]
     port = free_port()
     instance = tempfile.mkdtemp(prefix="bench-webapp-")
     env = dict(os.environ, WEBAPP_INSTANCE_PATH=instance, WEBAPP_WEBCAM_DEVICE="")
@@ -162,7 +174,8 @@ def main() -> None:
 
     latencies.sort()
     p95 = latencies[max(0, int(round(0.95 * len(latencies))) - 1)] if latencies else float("nan")
-    print(f"photo: {len(photos[0]) / 1e6:.1f} MB JPEG, 4000x3000 ({'from ' + source.name if source else 'drawn'})")
+    size = "2400x1800 (as the page sends it)" if args.as_page_sends else "4000x3000"
+    print(f"photo: {len(photos[0]) / 1e6:.1f} MB JPEG, {size} ({'from ' + source.name if source else 'drawn'})")
     print(f"reader model present: {health.get('reader_model')}   cpu cores: {os.cpu_count()}   "
           f"read slots: {'default' if args.read_slots is None else args.read_slots}")
     print(f"uploads: {len(latencies) + len(errors)} ({args.rounds} rounds x 4 phones at once), errors: {len(errors)}")

@@ -204,3 +204,25 @@ def test_live_camera_capture_uploads_a_frame(live_server, eval_page):
     page.wait_for_selector("#overlay[viewBox]", state="attached")
     page.click("text=← Round 1")
     assert "camera" in page.inner_text("#hand-0")
+
+
+def test_the_page_shrinks_a_12_megapixel_photo_before_sending_it(live_server, page, tmp_path):
+    import cv2
+    import numpy as np
+
+    big = tmp_path / "big.jpg"
+    image = np.zeros((3000, 4000, 3), np.uint8)
+    image[:, :2000] = (0, 0, 200)  # left half red: shows the picture was not rotated or cropped
+    cv2.imwrite(str(big), image)
+    page.goto(live_server + "/games/new")
+    page.fill("input[name=player1]", "Ann")
+    page.fill("input[name=player2]", "Bob")
+    page.click("#create-game")
+    page.click("#new-round")
+    page.click("#hand-0 a.button")
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(big))
+    src = page.get_attribute("#photo", "src")
+    stored = cv2.imdecode(np.frombuffer(page.request.get(live_server + src).body(), np.uint8), cv2.IMREAD_COLOR)
+    assert stored.shape[:2] == (1800, 2400)
+    assert stored[900, 300, 2] > 150 and stored[900, 2100, 2] < 60

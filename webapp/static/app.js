@@ -49,14 +49,40 @@ function uploadPhoto(action, formData) {
   xhr.send(formData);
 }
 
+// Phones take 12-megapixel photos (3-6 MB). The reader works from about 2000 px, so the page sends a
+// 2400 px JPEG instead: a fraction of the upload time on Wi-Fi and of the server's decoding. EXIF
+// orientation is applied while drawing. Anything unexpected sends the original file.
+var MAX_PHOTO_SIDE = 2400;
+function shrinkPhoto(file) {
+  return new Promise(function (resolve) {
+    if (!window.createImageBitmap || !file.type || file.type.indexOf("image/") !== 0) { resolve(file); return; }
+    createImageBitmap(file, { imageOrientation: "from-image" }).then(function (bitmap) {
+      var scale = MAX_PHOTO_SIDE / Math.max(bitmap.width, bitmap.height);
+      if (scale >= 1) { resolve(file); return; }
+      var canvas = document.createElement("canvas");
+      canvas.width = Math.round(bitmap.width * scale);
+      canvas.height = Math.round(bitmap.height * scale);
+      canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      canvas.toBlob(function (blob) {
+        resolve(blob ? new File([blob], "photo.jpg", { type: "image/jpeg" }) : file);
+      }, "image/jpeg", 0.9);
+    }).catch(function () { resolve(file); });
+  });
+}
+
 function initUploads() {
   var input = $("#photo-input");
   if (input) {
     input.addEventListener("change", function () {
       if (!input.files.length) return;
-      var form = input.form;
-      uploadPhoto(form.action, new FormData(form));
-      input.value = "";
+      var form = input.form, file = input.files[0];
+      showProgress(document.body.dataset.uploading, 0);
+      shrinkPhoto(file).then(function (photo) {
+        var data = new FormData(form);
+        data.set("photo", photo, photo.name || file.name);
+        uploadPhoto(form.action, data);
+        input.value = "";
+      });
     });
   }
   $all("form[data-progress]").forEach(function (form) {
