@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 from webapp import reader, rules
 from webapp.games import banker_for_round
 from webapp.models import Game, Hand, Photo, Round, RoundEvent, Upload
-from webapp.photos import PhotoStore, UploadRejected, sniff_content_type
+from webapp.photos import PhotoStore, sniff_content_type
 
 ROWS = ("front", "middle", "back")
 ROW_SIZES = {"front": 3, "middle": 5, "back": 5}

@@ -8,7 +8,7 @@ from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, rend
                    send_file, url_for)
 from sqlalchemy import select
 
-from webapp import access, reader, rounds, rules
+from webapp import access, reader, rounds
 from webapp.db import get_session
 from webapp.games import standings
 from webapp.models import Game, Round, Upload
