@@ -33,7 +33,9 @@ def standings_chart(players: list[str], series: list[dict[str, Any]]) -> dict[st
                       "end": (x(len(points) - 1), y(last)), "value": last})
     return {
         "width": WIDTH, "height": HEIGHT, "lines": lines, "zero": y(0.0), "left": PAD, "right": WIDTH - PAD,
-        "ticks": [{"x": x(i), "label": labels[i]} for i in range(len(points))],
+        # At most about ten round labels, so they stay readable on a phone.
+        "ticks": [{"x": x(i), "label": labels[i]} for i in range(len(points))
+                  if i % max(1, -(-len(points) // 10)) == 0 or i == len(points) - 1],
         "high": {"y": y(high), "label": _short(high)}, "low": {"y": y(low), "label": _short(low)},
     }
 

@@ -82,3 +82,16 @@ def test_read_slots_limit_how_many_photos_are_read_at_once(monkeypatch):
         for t in threads:
             t.join()
         assert peak[0] == expected_peak
+
+
+def test_standings_chart_geometry():
+    from webapp.chart import HEIGHT, standings_chart
+
+    assert standings_chart(["A", "B"], []) is None
+    series = [{"round": n, "points": {"A": 2.0 * n, "B": -2.0 * n}} for n in range(1, 31)]
+    chart = standings_chart(["A", "B"], series)
+    first_a = chart["lines"][0]["points"].split()[0]
+    last_a = chart["lines"][0]["points"].split()[-1]
+    assert float(last_a.split(",")[1]) < float(first_a.split(",")[1])  # A climbs (SVG y grows downwards)
+    assert 0 < chart["zero"] < HEIGHT
+    assert len(chart["ticks"]) <= 12 and chart["ticks"][-1]["label"] == 30
