@@ -95,6 +95,17 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "none_yet": ("No rounds yet.", "還沒有牌局紀錄。", "还没有牌局记录。"),
 }
 
+# Review warnings (English wording in webapp.rounds.WARNING_TEXT): Traditional, Simplified.
+_WARNINGS: dict[str, tuple[str, str]] = {
+    "no_cards": ("還沒有牌。", "还没有牌。"),
+    "missing": ("{row}少了 {n} 張牌。", "{row}少了 {n} 张牌。"),
+    "extra": ("{row}多了 {n} 張牌。", "{row}多了 {n} 张牌。"),
+    "not_card": ("「{code}」不是一張牌，點它更正。", "「{code}」不是一张牌，点它更正。"),
+    "repeated": ("{code} 在這手牌出現了 {n} 次。", "{code} 在这手牌出现了 {n} 次。"),
+    "shared": ("{code} 也在 {players} 的牌裡讀到。", "{code} 也在 {players} 的牌里读到。"),
+    "low": ("{code} 的讀取信心偏低（{percent}%）。", "{code} 的读取信心偏低（{percent}%）。"),
+}
+
 # Preset names as players at the table know them.
 PRESET_NAMES: dict[str, tuple[str, str, str]] = {
     "hk": ("Hong Kong (banker)", "香港玩法（坐莊）", "香港玩法（坐庄）"),
@@ -140,6 +151,18 @@ def translate(key: str, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+def warning_text(note: dict) -> str:
+    """A review warning in the reader's language (the reader's own warnings stay in English)."""
+    lang = current_language()
+    entry = _WARNINGS.get(str(note.get("key")))
+    if lang == "en" or entry is None:
+        return str(note.get("text", ""))
+    params = dict(note.get("params") or {})
+    if "row" in params:
+        params["row"] = translate(str(params["row"]))
+    return entry[0 if lang == "zh-Hant" else 1].format(**params)
+
+
 def preset_label(name: str) -> str:
     entry = PRESET_NAMES.get(name)
     return entry[_index(current_language())] if entry else name
@@ -154,5 +177,5 @@ def init_app(app: Flask) -> None:
     from webapp.rules import option_text
 
     app.jinja_env.globals.update(
-        option_text=option_text, _=translate, preset_label=preset_label, zh=chinese, LANGUAGES=LANGUAGES, current_language=current_language
+        option_text=option_text, warning_text=warning_text, _=translate, preset_label=preset_label, zh=chinese, LANGUAGES=LANGUAGES, current_language=current_language
     )

@@ -266,9 +266,9 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
 
 # ---------------------------------------------------------------- review
 
-def hand_warnings(rnd: Round) -> dict[str, list[dict[str, str]]]:
+def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
     """Per player: what stops settling ('error') and what deserves a look ('warn')."""
-    out: dict[str, list[dict[str, str]]] = {h.player: [] for h in rnd.hands}
+    out: dict[str, list[dict[str, Any]]] = {h.player: [] for h in rnd.hands}
     owners: dict[str, list[str]] = {}
     for hand in rnd.hands:
         if hand.state != "cards":
@@ -279,39 +279,54 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, str]]]:
     for hand in rnd.hands:
         notes = out[hand.player]
         if hand.state == "empty":
-            notes.append({"level": "error", "text": "No cards yet."})
+            notes.append(_note("error", "no_cards"))
             continue
         if hand.state == "surrender":
             continue
         for row in ROWS:
             have = len(getattr(hand, row))
             if have < ROW_SIZES[row]:
-                notes.append({"level": "error",
-                              "text": f"{row.capitalize()} row: {ROW_SIZES[row] - have} card(s) missing."})
+                notes.append(_note("error", "missing", row=row, n=ROW_SIZES[row] - have))
             elif have > ROW_SIZES[row]:
-                notes.append({"level": "error",
-                              "text": f"{row.capitalize()} row: {have - ROW_SIZES[row]} card(s) too many."})
+                notes.append(_note("error", "extra", row=row, n=have - ROW_SIZES[row]))
         codes = [c for row in ROWS for c in getattr(hand, row)]
         for code in sorted(c for c in set(codes) if not _valid(c)):
-            notes.append({"level": "error", "text": f"'{code}' is not a card; tap it to correct it."})
+            notes.append(_note("error", "not_card", code=code))
         for code, count in sorted(Counter(codes).items()):
             if count > 1:
-                notes.append({"level": "error", "text": f"{code} appears {count} times in this hand."})
+                notes.append(_note("error", "repeated", code=code, n=count))
         for code in sorted(set(codes)):
             others = sorted(set(p for p in owners.get(code, []) if p != hand.player))
             if others:
-                notes.append({"level": "error", "text": f"{code} was also read for {', '.join(others)}."})
+                notes.append(_note("error", "shared", code=code, players=", ".join(others)))
         if hand.upload is not None:
             summary = reader.summarise(hand.upload.reading)
             for card in summary["cards"]:
                 if card["confidence"] < reader.LOW_CONFIDENCE and card["code"] in codes:
-                    notes.append({"level": "warn",
-                                  "text": f"{card['code']} was read with low confidence ({card['confidence']:.0%})."})
+                    notes.append(_note("warn", "low", code=card["code"], percent=round(card["confidence"] * 100)))
             for text in summary["warnings"]:
                 if _RESTATED_READER_WARNING.match(text):
                     continue  # counts and confidence are re-checked above against the hand as it is now
                 notes.append({"level": "warn", "text": text})
     return out
+
+
+# English wording of the review warnings; webapp.i18n has the Chinese ones under the same keys.
+WARNING_TEXT = {
+    "no_cards": "No cards yet.",
+    "missing": "{Row} row: {n} card(s) missing.",
+    "extra": "{Row} row: {n} card(s) too many.",
+    "not_card": "'{code}' is not a card; tap it to correct it.",
+    "repeated": "{code} appears {n} times in this hand.",
+    "shared": "{code} was also read for {players}.",
+    "low": "{code} was read with low confidence ({percent}%).",
+}
+
+
+def _note(level: str, key: str, **params: Any) -> dict[str, Any]:
+    """A warning with its English text (for the API) and its key and values (for translation)."""
+    text = WARNING_TEXT[key].format(Row=str(params.get("row", "")).capitalize(), **params)
+    return {"level": level, "text": text, "key": key, "params": params}
 
 
 def _valid(code: str) -> bool:

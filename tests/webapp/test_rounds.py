@@ -181,3 +181,18 @@ def test_stake_and_per_pair_stakes_reach_the_money(client):
     assert float(ann_bob["money"]["Bob"]) == 2 * float(ann_bob["net"]["Bob"])
     ann_cy = pairs[("Ann", "Cy")]
     assert Fraction(str(ann_cy["money"]["Cy"])) == Fraction(1, 2) * Fraction(str(ann_cy["net"]["Cy"]))
+
+
+def test_review_warnings_follow_the_language(client):
+    token = create_game(client)
+    number = new_round(client, token)
+    enter_rows(client, token, number, 0, ANN)
+    enter_rows(client, token, number, 1, BOB.replace("QS", "2S"))
+    assert "2S was also read for Bob." in client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
+    page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert "2S 也在 Bob 的牌裡讀到。" in page and "was also read" not in page
+    client.post(f"/g/{token}/r/{number}/p/0/remove", data={"csrf_token": csrf_token(client), "row": "front",
+                                                          "index": "0"})
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})
+    assert "头道少了 1 张牌。" in client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
