@@ -196,3 +196,29 @@ def test_review_warnings_follow_the_language(client):
                                                           "index": "0"})
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})
     assert "头道少了 1 张牌。" in client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+
+
+def test_two_settles_at_the_same_moment_record_one_settlement(app, client):
+    import threading
+
+    token = create_game(client)
+    number = new_round(client, token)
+    enter_rows(client, token, number, 0, ANN)
+    enter_rows(client, token, number, 1, BOB)
+    tabs = [app.test_client() for _ in range(2)]
+    tokens = [csrf_token(tab) for tab in tabs]
+    barrier = threading.Barrier(2)
+    codes: list[int] = []
+
+    def settle(i: int) -> None:
+        barrier.wait()
+        codes.append(tabs[i].post(f"/g/{token}/r/{number}/settle", data={"csrf_token": tokens[i]}).status_code)
+
+    threads = [threading.Thread(target=settle, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert codes == [303, 303]
+    assert len(_events(app, "settle")) == 1
+    assert _round_json(client, token, number)["revision"] == 1
