@@ -202,8 +202,19 @@ def test_live_camera_capture_uploads_a_frame(live_server, eval_page):
     with page.expect_navigation():
         page.click("#camera-capture")
     page.wait_for_selector("#overlay[viewBox]", state="attached")
+    # The test pattern has no cards: tap the 13 cards in on the picker instead.
+    page.click("#manual-box summary")
+    page.click("#manual-tap")
+    for code in ANN.replace("/", " ").split():
+        page.click(f"#picker .card[data-code='{code}']")
+    assert page.input_value("#manual-rows") == ANN
+    with page.expect_navigation():
+        page.click("#manual-save")
+    assert review_rows(page) == ANN
     page.click("text=← Round 1")
-    assert "camera" in page.inner_text("#hand-0")
+    assert "typed" in page.inner_text("#hand-0")
+    page.click("#history summary")
+    assert "(camera)" in page.inner_text("#history")  # the captured frame is kept in the round's history
 
 
 def test_the_page_shrinks_a_12_megapixel_photo_before_sending_it(live_server, page, tmp_path):
