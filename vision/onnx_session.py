@@ -2,9 +2,16 @@
 `InferenceSession.run` is thread-safe)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from vision.errors import ModelError
+
+# ONNX Runtime ≥ 1.29 starts a telemetry uploader on Linux (1DS SDK: worker thread + SQLite queue under
+# ~/.cache/Microsoft). A process that forks while that thread holds a lock (subprocess in the web app or the
+# tests) can hang in the child; the machine is offline anyway. The variable must be set before onnxruntime
+# is first imported, hence here, at `import vision` time.
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 INTRA_OP_THREADS = 2  # the target machine has 2 cores
 
@@ -15,6 +22,7 @@ def create_session(path: Path, *, threads: int = INTRA_OP_THREADS):
 
     if not path.is_file():
         raise ModelError(f"model file not found: {path}")
+    onnxruntime.disable_telemetry_events()  # in case onnxruntime was imported before vision
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
