@@ -27,12 +27,13 @@ def subsample(items: list, limit: int | None) -> list:
     return [items[i] for i in sorted(set(picks))]
 
 
-def newest_synth_root(data_root: Path = DEFAULT_DATA_ROOT) -> Path | None:
-    """The synth-vN folder with the highest N that has validation scenes, if any."""
+def newest_synth_root(data_root: Path = DEFAULT_DATA_ROOT, needs: str = "scenes/val/*.json") -> Path | None:
+    """The synth-vN folder with the highest N that already holds files matching `needs` (a dataset still being
+    generated has empty folders)."""
     candidates = []
     for folder in data_root.glob("synth-v*"):
         suffix = folder.name.removeprefix("synth-v")
-        if suffix.isdigit() and (folder / "scenes" / "val").is_dir():
+        if suffix.isdigit() and next(folder.glob(needs), None) is not None:
             candidates.append((int(suffix), folder))
     return max(candidates)[1] if candidates else None
 

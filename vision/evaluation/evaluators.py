@@ -183,9 +183,11 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
     return result
 
 
-def evaluate_detector_tiles(reader: CardReader, tiles: list[tuple[Path, Path]]) -> SetResult:
-    """mAP50 and mAP50-95 of the detector alone on its validation tiles, at the tile's own size."""
-    result = SetResult("detector val tiles")
+def evaluate_detector_tiles(reader: CardReader, tiles: list[tuple[Path, Path]], name: str = "detector val tiles"
+                            ) -> SetResult:
+    """mAP50 and mAP50-95 of the detector alone on its validation tiles, at the tile's own size
+    (NMS IoU as in the reader, 0.5; ultralytics' val uses 0.7, so its figures differ slightly)."""
+    result = SetResult(name)
     detections = DetectionAccumulator()
     start = time.perf_counter()
     for image_path, label_path in tiles:

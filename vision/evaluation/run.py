@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", default=None, help="folder with cards.onnx and cards_cls.onnx (default models/)")
     parser.add_argument("--scenes", default=None,
                         help="synthetic validation scenes folder (default: newest /work/data/synth-vN/scenes/val)")
-    parser.add_argument("--data-yaml", default=None, help="detector data.yaml: adds mAP on its val tiles")
+    parser.add_argument("--data-yaml", default=None,
+                        help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
     parser.add_argument("--dev-photos", default=str(datasets.DEFAULT_DEV_PHOTOS), help="real photos folder")
     parser.add_argument("--sets", default=",".join(ALL_SETS), help=f"comma list out of {','.join(ALL_SETS)}")
     parser.add_argument("--limit", type=int, default=None, help="at most N photos per set (evenly spread)")
@@ -100,11 +101,14 @@ def run_evaluation(args: argparse.Namespace) -> int:
         else:
             skipped.append("synthetic: no validation scenes folder found")
     if "tiles" in wanted:
-        if args.data_yaml and Path(args.data_yaml).is_file():
-            tiles = datasets.subsample(datasets.detector_val_tiles(Path(args.data_yaml)), args.limit)
-            results.append((evaluate_detector_tiles(reader, tiles), None))
+        data_yaml = Path(args.data_yaml) if args.data_yaml else None
+        if data_yaml is None and (root := datasets.newest_synth_root(needs="detect/labels/val/*.txt")) is not None:
+            data_yaml = root / "detect" / "data.yaml"
+        if data_yaml and data_yaml.is_file():
+            tiles = datasets.subsample(datasets.detector_val_tiles(data_yaml), args.limit)
+            results.append((evaluate_detector_tiles(reader, tiles, f"detector val tiles ({data_yaml.parent})"), None))
         else:
-            skipped.append("detector tiles: no --data-yaml given")
+            skipped.append("detector tiles: no data.yaml found (give --data-yaml)")
     dev = Path(args.dev_photos)
     if not (dev / "labels.json").is_file():
         skipped.append(f"real photos: {dev} not found")
