@@ -23,6 +23,9 @@ CLASSIFIER_FILE = "cards_cls.onnx"
 # card): the detector was trained on indices 10–45 px tall.
 DETECTION_SIZES = (640, 320, 192)
 LARGE_INDEX_PX = 40  # indices this big at the detector's input also try the next, smaller size
+# Indices this small at the first size (a layout far from the camera) are looked for again at a larger size.
+SMALL_INDEX_PX = 12
+LARGER_DETECTION_SIZE = 1024
 # Crops are cut from a copy at least this long (JPEGs are decoded at 1/2, 1/4 or 1/8 size when bigger).
 CROP_SOURCE_LONG_SIDE = 1920
 LOW_CONFIDENCE = 0.6
@@ -87,32 +90,47 @@ class CardReader:
 
     def _find_indices(self, image: np.ndarray, timings: dict[str, float]) -> tuple[list[IndexReading], int]:
         """Classified card indices at the first detection size that finds at least two of them at a size
-        the detector was trained for (else the size that found the most)."""
+        the detector was trained for (else the size that found the most); a larger size is tried once
+        when the indices found first are tiny."""
         best = None
         timings["detect"] = timings["classify"] = 0.0
+        long_side = max(image.shape[:2])
+        tiny = False
         for size in self.detection_sizes:
-            start = time.perf_counter()
-            boxes, scores = self.detector.detect(image, size)
-            keep = ((boxes[:, 2] - boxes[:, 0]) >= MIN_BOX_SIDE) & ((boxes[:, 3] - boxes[:, 1]) >= MIN_BOX_SIDE)
-            boxes, scores = boxes[keep], scores[keep]
-            middle = time.perf_counter()
-            probs = self.classifier.probabilities(image, boxes)
-            timings["detect"] += (middle - start) * 1000
-            timings["classify"] += (time.perf_counter() - middle) * 1000
-            readings = []
-            for box, score, prob in zip(boxes, scores, probs):
-                label = int(np.argmax(prob))
-                if CLASS_NAMES[label] != NONE_CLASS:
-                    readings.append(IndexReading(tuple(float(v) for v in box), CLASS_NAMES[label],
-                                                 float(prob[label]), float(score)))
-            scale = min(size / max(image.shape[:2]), 1.0)
-            big = bool(readings) and float(np.median([r.size for r in readings])) * scale > LARGE_INDEX_PX
+            readings = self._indices_at(image, size, timings)
+            index_px = float(np.median([r.size for r in readings])) * min(size / long_side, 1.0) if readings else 0.0
+            big = index_px > LARGE_INDEX_PX
             key = (len(readings), not big)  # more indices first; on a tie, indices of a trained-for size
             if best is None or key > best[0]:
                 best = (key, readings, size)
+            if readings and index_px < SMALL_INDEX_PX:
+                tiny = True  # a layout far from the camera: smaller sizes cannot help
+                break
             if len(readings) >= 2 and not big:
                 break
+        if (tiny or not best[1]) and long_side > self.detection_sizes[0]:
+            larger = self._indices_at(image, LARGER_DETECTION_SIZE, timings)
+            if len(larger) > len(best[1]):
+                best = ((len(larger), True), larger, LARGER_DETECTION_SIZE)
         return best[1], best[2]
+
+    def _indices_at(self, image: np.ndarray, size: int, timings: dict[str, float]) -> list[IndexReading]:
+        """Detect at one input size, classify the crops, drop `none`."""
+        start = time.perf_counter()
+        boxes, scores = self.detector.detect(image, size)
+        keep = ((boxes[:, 2] - boxes[:, 0]) >= MIN_BOX_SIDE) & ((boxes[:, 3] - boxes[:, 1]) >= MIN_BOX_SIDE)
+        boxes, scores = boxes[keep], scores[keep]
+        middle = time.perf_counter()
+        probs = self.classifier.probabilities(image, boxes)
+        timings["detect"] += (middle - start) * 1000
+        timings["classify"] += (time.perf_counter() - middle) * 1000
+        readings = []
+        for box, score, prob in zip(boxes, scores, probs):
+            label = int(np.argmax(prob))
+            if CLASS_NAMES[label] != NONE_CLASS:
+                readings.append(IndexReading(tuple(float(v) for v in box), CLASS_NAMES[label],
+                                             float(prob[label]), float(score)))
+        return readings
 
     @staticmethod
     def _assign_rows(result: ReadResult, readings: list[IndexReading]) -> None:

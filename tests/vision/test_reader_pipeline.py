@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader import DETECTION_SIZES, CardReader
+from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE, CardReader
 
 from conftest import jpeg_with_orientation
 from drawn_layouts import ColourClassifier, MarkerDetector, deal, jpeg, render
@@ -73,6 +73,14 @@ def test_close_up_of_one_card_uses_a_smaller_detection_size(reader):
     read = reader.read(jpeg(image), loose=True)
     assert read.detection_size in DETECTION_SIZES[1:]  # markers too big at the first size
     assert [c["code"] for c in read.to_dict()["cards"]] == ["QH"]
+
+
+def test_layout_far_from_the_camera_uses_a_larger_detection_size(reader):
+    rows = deal(13)
+    image, _ = render(rows, scale=0.45, angle=20)  # markers ~25 px tall in 2000 px: ~8 px at 640
+    read = reader.read(jpeg(image))
+    assert read.detection_size == LARGER_DETECTION_SIZE
+    assert read.to_dict()["rows"] == as_rows(rows)
 
 
 def test_missing_card_and_card_seen_twice(reader):
