@@ -27,13 +27,14 @@ def subsample(items: list, limit: int | None) -> list:
     return [items[i] for i in sorted(set(picks))]
 
 
-def newest_synth_root(data_root: Path = DEFAULT_DATA_ROOT, needs: str = "scenes/val/*.json") -> Path | None:
-    """The synth-vN folder with the highest N that already holds files matching `needs` (a dataset still being
-    generated has empty folders)."""
+def newest_synth_root(data_root: Path = DEFAULT_DATA_ROOT, needs: tuple[str, ...] = ("scenes/val/*.json",)
+                      ) -> Path | None:
+    """The synth-vN folder with the highest N that already holds files matching every pattern in `needs`
+    (a dataset still being generated has empty folders)."""
     candidates = []
     for folder in data_root.glob("synth-v*"):
         suffix = folder.name.removeprefix("synth-v")
-        if suffix.isdigit() and next(folder.glob(needs), None) is not None:
+        if suffix.isdigit() and all(next(folder.glob(pattern), None) is not None for pattern in needs):
             candidates.append((int(suffix), folder))
     return max(candidates)[1] if candidates else None
 

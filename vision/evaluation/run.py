@@ -102,7 +102,8 @@ def run_evaluation(args: argparse.Namespace) -> int:
             skipped.append("synthetic: no validation scenes folder found")
     if "tiles" in wanted:
         data_yaml = Path(args.data_yaml) if args.data_yaml else None
-        if data_yaml is None and (root := datasets.newest_synth_root(needs="detect/labels/val/*.txt")) is not None:
+        if data_yaml is None and (root := datasets.newest_synth_root(
+                needs=("detect/data.yaml", "detect/labels/val/*.txt"))) is not None:
             data_yaml = root / "detect" / "data.yaml"
         if data_yaml and data_yaml.is_file():
             tiles = datasets.subsample(datasets.detector_val_tiles(data_yaml), args.limit)
