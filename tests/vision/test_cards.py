@@ -11,7 +11,7 @@ def index(code: str, x: float, y: float, probability: float = 0.9, size: float =
 
 
 def test_two_corners_of_one_card_become_one_card():
-    # A card 160x224 px with 40 px indices: index centres ~ 230 px apart (under 6 index sizes).
+    # A card 160x224 px with 40 px indices: index centres ~ 230 px apart (under 8 index sizes).
     cards, warnings = merge_indices([index("AS", 10, 10, 0.8), index("AS", 150, 190, 0.95)])
     assert warnings == []
     assert len(cards) == 1

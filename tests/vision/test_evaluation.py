@@ -37,6 +37,7 @@ def test_scenes_all_right(tmp_path, reader):
     result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
     assert result.photos == 3
     assert result.numbers["rows exactly right"] == 1.0
+    assert result.numbers["rows from the true index boxes (row logic alone)"] == 1.0
     assert result.numbers["card precision"] == 1.0 and result.numbers["card recall"] == 1.0
     assert result.numbers["index mAP50 (full scenes)"] == pytest.approx(1.0)
 

@@ -17,6 +17,7 @@ class Scene:
     image: Path
     rows: dict[str, list[str]]
     index_boxes: np.ndarray  # (N,4) all visible index boxes
+    card_indices: list[tuple[str, list[list[float]]]]  # (code, its visible index boxes) per card
 
 
 def subsample(items: list, limit: int | None) -> list:
@@ -48,7 +49,8 @@ def load_scenes(folder: Path) -> list[Scene]:
             continue
         truth = json.loads(label_file.read_text())
         boxes = [box for card in truth.get("cards", []) for box in card.get("indices", [])]
-        scenes.append(Scene(image, truth["rows"], np.array(boxes, np.float64).reshape(-1, 4)))
+        cards = [(card["code"], card.get("indices", [])) for card in truth.get("cards", [])]
+        scenes.append(Scene(image, truth["rows"], np.array(boxes, np.float64).reshape(-1, 4), cards))
     return scenes
 
 
