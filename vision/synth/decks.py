@@ -135,13 +135,14 @@ def load_face(cache_dir: Path, deck: Deck, code: str) -> np.ndarray:
 
 def render_all(cache_dir: Path, decks: list[Deck] | None = None, workers: int = 2) -> None:
     decks = installed_decks() if decks is None else decks
-    if workers > 1:
-        from multiprocessing import Pool
+    todo = [deck for deck in decks if not (cache_dir / deck.name / "done.json").exists()]
+    if workers > 1 and len(todo) > 1:
+        from multiprocessing import get_context
 
-        with Pool(workers) as pool:
-            pool.starmap(render_deck, [(deck, cache_dir) for deck in decks])
+        with get_context("spawn").Pool(workers) as pool:
+            pool.starmap(render_deck, [(deck, cache_dir) for deck in todo])
     else:
-        for deck in decks:
+        for deck in todo:
             render_deck(deck, cache_dir)
 
 
