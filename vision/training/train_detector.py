@@ -112,7 +112,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--model", default="yolo11n.yaml", help="architecture yaml (built from scratch)")
     p.add_argument("--init", type=Path, help="start from these weights (.pt) instead of scratch")
-    p.add_argument("--lr0", type=float, default=0.01)
+    p.add_argument("--lr0", type=float, default=0.01, help="used only with an explicit --optimizer")
+    p.add_argument("--lrf", type=float, default=0.01, help="final lr as a fraction of lr0")
+    p.add_argument("--optimizer", default="auto", help="auto (ultralytics picks AdamW lr 0.002 here), AdamW, SGD")
+    p.add_argument("--mosaic", type=float, default=AUGMENT["mosaic"])
     p.add_argument("--close-mosaic", type=int, default=3, help="last N epochs without mosaic")
     p.add_argument("--warmup-epochs", type=float, default=1.0)
     p.add_argument("--fraction", type=float, default=1.0, help="use this fraction of the train set")
@@ -140,9 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.data is None or not args.data.exists():
         print("--data must name an existing data.yaml", file=sys.stderr)
         return 2
-    model = YOLO(args.model)  # from the yaml: random init, nc taken from data.yaml
-    if args.init is not None:
-        model = YOLO(args.model).load(str(args.init))
+    # From the yaml: random init, nc taken from data.yaml. With --init the checkpoint itself is the model, so the
+    # trainer starts from its weights (YOLO(yaml).load() would be ignored: the trainer rebuilds from the yaml).
+    model = YOLO(str(args.init) if args.init is not None else args.model)
     add_thread_callbacks(model, args.workers)
     if args.cache == "auto":
         cache: str | bool = choose_cache(args.data, args.imgsz)
@@ -159,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         cache=cache,
         amp=False,
         plots=False,
-        pretrained=False,
+        pretrained=str(args.init) if args.init is not None else False,  # False would drop --init weights
         seed=args.seed,
         deterministic=False,  # deterministic algorithms are slower on CPU; seed still fixes data order
         project=str(args.out.resolve()),
@@ -170,10 +173,12 @@ def main(argv: list[str] | None = None) -> int:
         close_mosaic=args.close_mosaic,
         warmup_epochs=args.warmup_epochs,
         lr0=args.lr0,
+        lrf=args.lrf,
+        optimizer=args.optimizer,
         fraction=args.fraction,
         time=args.time,
         verbose=True,
-        **AUGMENT,
+        **{**AUGMENT, "mosaic": args.mosaic},
     )
     return 0
 
