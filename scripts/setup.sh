@@ -8,7 +8,7 @@ want="${1:-core}"
 
 apt_packages=(librsvg2-bin gnome-cards-data kdegames-card-data-kf5)
 if [ "$want" = test ]; then
-  apt_packages+=(chromium postgresql)
+  apt_packages+=(chromium postgresql fonts-wqy-zenhei)
 fi
 missing=()
 for p in "${apt_packages[@]}"; do
