@@ -6,11 +6,12 @@ that ``python -m scoring presets`` and docs/bigtwo-presets.md show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..cards import RANKS, parse_card
 from ..errors import ScoringError
+# The option record and the simple checkers are the Chinese-poker engine's own: one definition.
+from ..options import OptionSpec, _bool, _enum, _int_at_least as _whole
 
 RANK_KEYS = tuple("23456789") + ("T", "J", "Q", "K", "A")   # card_values keys; "10" is read as "T"
 INSTANT_WINS = ("same-suit-dragon", "dragon", "four-twos")    # checked in this order: best first
@@ -18,38 +19,6 @@ MONSTER_HANDS = ("four-of-a-kind", "straight-flush")
 SETTLEMENTS = ("winner-collects", "pairwise", "scores")
 SCHEMES = ("cards", "rank")
 MAX_HAND = 18   # a three-player deal of all 52 cards gives 17, 17 and 18 (seed 003 line 130)
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    name: str
-    help: str
-    check: Callable[[Any, str], Any]   # (value, option name) -> normalised value
-    choices: tuple = ()
-
-
-def _enum(*choices: str) -> Callable[[Any, str], str]:
-    def check(value: Any, name: str) -> str:
-        if value not in choices:
-            raise ScoringError(f"option {name} must be one of {', '.join(choices)}; got {value!r}")
-        return value
-    return check
-
-
-def _bool(value: Any, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise ScoringError(f"option {name} must be true or false; got {value!r}")
-    return value
-
-
-def _whole(minimum: int, maximum: int | None = None) -> Callable[[Any, str], int]:
-    def check(value: Any, name: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum \
-                or (maximum is not None and value > maximum):
-            limit = f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
-            raise ScoringError(f"option {name} must be a whole number {limit}; got {value!r}")
-        return value
-    return check
 
 
 def _object(value: Any, name: str, example: str) -> dict:
