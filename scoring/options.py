@@ -164,16 +164,19 @@ DEFAULTS: dict[str, Any] = {
 assert set(DEFAULTS) == set(OPTIONS)
 
 
-def check_options(options: Any) -> dict[str, Any]:
-    """Validate a round's options object (names and values); returns normalised values."""
+def check_options(options: Any, specs: dict[str, OptionSpec] | None = None, game: str = "") -> dict[str, Any]:
+    """Validate a round's options object (names and values) against `specs` (default: this engine's);
+    returns normalised values. `game` names the game in the unknown-option message."""
+    specs = OPTIONS if specs is None else specs
     if options is None:
         return {}
     if not isinstance(options, dict):
         raise ScoringError(f"options must be an object of option -> value, not {type(options).__name__}")
     checked = {}
     for name, value in options.items():
-        spec = OPTIONS.get(name)
+        spec = specs.get(name)
         if spec is None:
-            raise ScoringError(f"unknown option {name!r}; valid options: {', '.join(OPTIONS)}")
+            where = f" for {game}" if game else ""
+            raise ScoringError(f"unknown option {name!r}{where}; valid options: {', '.join(specs)}")
         checked[name] = spec.check(value, name)
     return checked

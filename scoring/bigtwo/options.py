@@ -12,6 +12,7 @@ from ..cards import RANKS, parse_card
 from ..errors import ScoringError
 # The option record and the simple checkers are the Chinese-poker engine's own: one definition.
 from ..options import OptionSpec, _bool, _enum, _int_at_least as _whole
+from ..options import check_options as check_option_values
 
 RANK_KEYS = tuple("23456789") + ("T", "J", "Q", "K", "A")   # card_values keys; "10" is read as "T"
 INSTANT_WINS = ("same-suit-dragon", "dragon", "four-twos")    # checked in this order: best first
@@ -146,15 +147,5 @@ assert RANKS == "23456789TJQKA"
 
 
 def check_options(options: Any) -> dict[str, Any]:
-    """Validate a round's options object (names and values); returns normalised values."""
-    if options is None:
-        return {}
-    if not isinstance(options, dict):
-        raise ScoringError(f"options must be an object of option -> value, not {type(options).__name__}")
-    checked = {}
-    for name, value in options.items():
-        spec = OPTIONS.get(name)
-        if spec is None:
-            raise ScoringError(f"unknown option {name!r} for Big Two; valid options: {', '.join(OPTIONS)}")
-        checked[name] = spec.check(value, name)
-    return checked
+    """Validate a Big Two round's options object (names and values); returns normalised values."""
+    return check_option_values(options, OPTIONS, "Big Two")
