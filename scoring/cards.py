@@ -6,6 +6,8 @@ suit_index 0..3 for S, H, D, C.  Canonical text codes are rank then suit: ``"TS"
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import ScoringError
 
 RANKS = "23456789TJQKA"
@@ -86,3 +88,23 @@ def suit_of(card: int) -> int:
 def split_card_text(text: str) -> list[str]:
     """Split a written row or hand ("AS KS, QS") into card spellings."""
     return text.replace(",", " ").split()
+
+
+def cards_from_value(value: Any, error_prefix: str, shape_error: str) -> tuple[int, ...]:
+    """Card ints from a text ('AS KS QS', '10s ♠A') or a list of card texts.
+
+    A value of another type raises ``ScoringError(f"{shape_error}, not {value!r}")``; a bad card raises
+    ``ScoringError(f"{error_prefix}: <what is wrong>")``, so each caller's messages name its player and place.
+    """
+    if isinstance(value, str) and "," not in value:
+        try:
+            return tuple(map(SPELLINGS.__getitem__, value.split()))  # the common case, all in C
+        except KeyError:
+            pass
+    texts = split_card_text(value) if isinstance(value, str) else value
+    if not isinstance(texts, (list, tuple)):
+        raise ScoringError(f"{shape_error}, not {value!r}")
+    try:
+        return tuple(card_from_text(text) for text in texts)
+    except ScoringError as err:
+        raise ScoringError(f"{error_prefix}: {err}") from None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-from .cards import CODES, SPELLINGS, card_from_text, split_card_text
+from .cards import CODES, SPELLINGS, cards_from_value
 from .errors import ScoringError
 from .options import ROWS
 
@@ -36,19 +36,8 @@ class HandInput:
 
 
 def _cards(value: Any, player: str, where: str) -> tuple[int, ...]:
-    if isinstance(value, str) and "," not in value:
-        try:
-            return tuple(map(SPELLINGS.__getitem__, value.split()))  # the common case, all in C
-        except KeyError:
-            pass
-    texts = split_card_text(value) if isinstance(value, str) else value
-    if not isinstance(texts, (list, tuple)):
-        raise ScoringError(f"{player}: {where} must be a list of cards or a text like 'AS KS QS', "
-                           f"not {value!r}")
-    try:
-        return tuple(card_from_text(text) for text in texts)
-    except ScoringError as err:
-        raise ScoringError(f"{player}: {where}: {err}") from None
+    return cards_from_value(value, f"{player}: {where}",
+                            f"{player}: {where} must be a list of cards or a text like 'AS KS QS'")
 
 
 def _check_rows(rows: Rows, player: str) -> None:

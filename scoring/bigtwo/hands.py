@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CODES, card_from_text, split_card_text
+from ..cards import CODES, cards_from_value
 from ..errors import ScoringError
 
 ENTRY_KEYS = ("cards", "instant_win")
@@ -34,14 +34,8 @@ class LeftHand:
 def _cards(value: Any, player: str) -> tuple[int, ...]:
     if value is None:
         return ()
-    texts = split_card_text(value) if isinstance(value, str) else value
-    if not isinstance(texts, (list, tuple)):
-        raise ScoringError(f"{player}: the cards left must be a text like '2S KD 5C' or a list of cards, "
-                           f"not {value!r}")
-    try:
-        return tuple(card_from_text(text) for text in texts)
-    except ScoringError as err:
-        raise ScoringError(f"{player}: {err}") from None
+    return cards_from_value(value, player, f"{player}: the cards left must be a text like '2S KD 5C' "
+                                           f"or a list of cards")
 
 
 def parse_left_hand(value: Any, player: str) -> LeftHand:
