@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 want="${1:-core}"
 
-apt_packages=(librsvg2-bin gnome-cards-data kdegames-card-data-kf5)
+# python3-venv: Debian's python3 cannot make a venv without it.
+apt_packages=(python3-venv librsvg2-bin gnome-cards-data kdegames-card-data-kf5)
 if [ "$want" = test ]; then
   apt_packages+=(chromium postgresql fonts-wqy-zenhei)
 fi
