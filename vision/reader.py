@@ -27,6 +27,9 @@ LARGE_INDEX_PX = 40  # indices this big at the detector's input also try the nex
 # camera) are looked for again at a larger size; costs ~2.5x the detection time, so only below the range.
 SMALL_INDEX_PX = 9
 LARGER_DETECTION_SIZE = 1024
+# The first size's indices are trusted without trying smaller sizes when the classifier names them with
+# at least this mean probability (crops of index parts at a too-large size score ~0.2-0.35 on real close-ups).
+CONFIDENT_MEAN_PROBABILITY = 0.6
 # Crops are cut from a copy at least this long (JPEGs are decoded at 1/2, 1/4 or 1/8 size when bigger).
 CROP_SOURCE_LONG_SIDE = 1920
 LOW_CONFIDENCE = 0.6
@@ -90,29 +93,34 @@ class CardReader:
         return result
 
     def _find_indices(self, image: np.ndarray, timings: dict[str, float]) -> tuple[list[IndexReading], int]:
-        """Classified card indices at the first detection size that finds at least two of them at a size
-        the detector was trained for (else the size that found the most); a larger size is tried once
-        when the indices found first are tiny."""
+        """Classified card indices at the detection size with the most classifier evidence.
+
+        At a size where indices are bigger than the detector was trained for (a close-up), it fires on
+        parts of them (pips, the rank glyph alone) whose crops the classifier cannot name, so the sum of
+        classifier probabilities, not the number of boxes, decides. The first size is kept without trying
+        the others when it finds confident indices of a trained-for size; a larger size is tried once when
+        the indices found are tiny or nothing was found.
+        """
         best = None
         timings["detect"] = timings["classify"] = 0.0
         long_side = max(image.shape[:2])
         tiny = False
         for size in self.detection_sizes:
             readings = self._indices_at(image, size, timings)
+            evidence = sum(r.probability for r in readings)
             index_px = float(np.median([r.size for r in readings])) * min(size / long_side, 1.0) if readings else 0.0
-            big = index_px > LARGE_INDEX_PX
-            key = (len(readings), not big)  # more indices first; on a tie, indices of a trained-for size
-            if best is None or key > best[0]:
-                best = (key, readings, size)
+            if best is None or evidence > best[0]:
+                best = (evidence, readings, size)
             if readings and index_px < SMALL_INDEX_PX:
                 tiny = True  # a layout far from the camera: smaller sizes cannot help
                 break
-            if len(readings) >= 2 and not big:
+            if (len(readings) >= 2 and index_px <= LARGE_INDEX_PX
+                    and evidence >= CONFIDENT_MEAN_PROBABILITY * len(readings)):
                 break
         if (tiny or not best[1]) and long_side > self.detection_sizes[0]:
             larger = self._indices_at(image, LARGER_DETECTION_SIZE, timings)
-            if len(larger) > len(best[1]):
-                best = ((len(larger), True), larger, LARGER_DETECTION_SIZE)
+            if sum(r.probability for r in larger) > best[0]:
+                best = (0.0, larger, LARGER_DETECTION_SIZE)
         return best[1], best[2]
 
     def _indices_at(self, image: np.ndarray, size: int, timings: dict[str, float]) -> list[IndexReading]:

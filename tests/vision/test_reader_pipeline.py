@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.crops import CLASS_NAMES
 from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE, CardReader
 
 from conftest import jpeg_with_orientation
@@ -73,6 +74,36 @@ def test_close_up_of_one_card_uses_a_smaller_detection_size(reader):
     read = reader.read(jpeg(image), loose=True)
     assert read.detection_size in DETECTION_SIZES[1:]  # markers too big at the first size
     assert [c["code"] for c in read.to_dict()["cards"]] == ["QH"]
+
+
+class PartsAtLargeSizes:
+    """Like a real close-up: at 640 the detector fires on four parts of the indices that the classifier
+    cannot name (probability 0.3); at 320 it finds the two real indices (0.9)."""
+
+    score_threshold = 0.25
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        count = 4 if long_side >= 640 else 2
+        boxes = np.array([[100.0 + 300 * i, 100.0, 160.0 + 300 * i, 180.0] for i in range(count)], np.float32)
+        return boxes, np.full(count, 0.8, np.float32)
+
+
+class ProbabilityBySize:
+    def probabilities(self, image, boxes):
+        out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+        if len(boxes) == 2:
+            out[:, CLASS_NAMES.index("QH")], out[:, -1] = 0.9, 0.1
+        else:  # unsure between look-alikes, but not "none"
+            out[:, CLASS_NAMES.index("4C")], out[:, CLASS_NAMES.index("4D")] = 0.3, 0.25
+            out[:, CLASS_NAMES.index("4S")], out[:, -1] = 0.25, 0.2
+        return out
+
+
+def test_the_size_where_the_classifier_is_sure_wins_over_the_size_with_more_boxes():
+    reader = CardReader(detector=PartsAtLargeSizes(), classifier=ProbabilityBySize())
+    read = reader.read(jpeg(np.full((1500, 2000, 3), 90, np.uint8)), loose=True)
+    assert read.detection_size == 320
+    assert {c.code for c in read.cards} == {"QH"}
 
 
 def test_layout_far_from_the_camera_uses_a_larger_detection_size(reader):

@@ -64,8 +64,13 @@ def count_images(data_yaml: Path) -> int:
 
     spec = yaml.safe_load(data_yaml.read_text())
     root = Path(spec.get("path") or data_yaml.parent)
-    folder = root / spec["train"]
-    return sum(1 for p in folder.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
+    folders = spec["train"] if isinstance(spec["train"], list) else [spec["train"]]
+    return sum(
+        1
+        for folder in folders
+        for p in (root / folder).iterdir()
+        if p.suffix.lower() in {".jpg", ".jpeg", ".png"}
+    )
 
 
 def choose_cache(data_yaml: Path, imgsz: int) -> str | bool:
