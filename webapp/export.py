@@ -11,6 +11,9 @@ from webapp.rounds import round_json
 
 CSV_COLUMNS = ("round", "status", "banker", "player", "front", "middle", "back", "surrendered",
                "natural", "points", "money", "total_points")
+# Big Two: the cards left, how many, who went out; the finishing place under points by place.
+BIGTWO_CSV_COLUMNS = ("round", "status", "player", "cards_left", "count", "went_out", "place", "points", "money",
+                      "total_points")
 
 
 def game_export(game: Game, rounds: list[Round]) -> dict[str, Any]:
@@ -19,9 +22,10 @@ def game_export(game: Game, rounds: list[Round]) -> dict[str, Any]:
 
 
 def game_csv(game: Game, rounds: list[Round]) -> str:
+    """One line per player per round; the columns are the game's (CSV_COLUMNS or BIGTWO_CSV_COLUMNS)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(BIGTWO_CSV_COLUMNS if game.is_bigtwo else CSV_COLUMNS)
     totals = {name: as_fraction(0) for name in game.player_names}
     for rnd in rounds:
         settlement = rnd.settlement if rnd.status == "settled" else None
@@ -30,10 +34,18 @@ def game_csv(game: Game, rounds: list[Round]) -> str:
             money = (settlement or {}).get("money", {}).get(hand.player, "")
             if settlement:
                 totals[hand.player] += as_fraction(points)
+            total = str(totals[hand.player]) if settlement else ""
+            if game.is_bigtwo:
+                order = rnd.finish_order or []
+                left = [] if hand.state == "out" else hand.cards
+                writer.writerow([rnd.number, rnd.status, hand.player, " ".join(left), len(left),
+                                 "yes" if hand.state == "out" else "",
+                                 order.index(hand.player) + 1 if hand.player in order else "", points, money, total])
+                continue
             writer.writerow([
                 rnd.number, rnd.status, rnd.banker or "", hand.player,
                 " ".join(hand.front), " ".join(hand.middle), " ".join(hand.back),
                 "yes" if hand.state == "surrender" else "", "yes" if hand.declared_natural else "",
-                points, money, str(totals[hand.player]) if settlement else "",
+                points, money, total,
             ])
     return out.getvalue()

@@ -12,9 +12,10 @@ from sqlalchemy.orm import Session, selectinload
 from werkzeug.security import generate_password_hash
 
 from webapp import rules
-from webapp.models import Game, Player, Round
+from webapp.models import GAME_TYPES, Game, Player, Round
 
 MAX_NAME = 40
+GAME_NAMES = {"chinese-poker": "Chinese poker", "bigtwo": "Big Two"}
 
 
 class SettingsInvalid(ValueError):
@@ -31,6 +32,7 @@ class GameSettings:
     players: list[str]
     preset: str
     options: dict[str, Any] = field(default_factory=dict)
+    game: str = ""  # chinese-poker | bigtwo; empty: the game of the preset
     stake: str = "1"
     pair_stakes: list[dict[str, Any]] = field(default_factory=list)  # [{"pair": "Ann-Bob", "per_point": "2"}]
     banker: str | None = None
@@ -83,6 +85,7 @@ def settings_from_form(form: Mapping[str, str], presets: dict[str, dict[str, Any
     """The new-game form -> settings plus the problems found while parsing it."""
     players = [form.get(f"player{i}", "").strip() for i in range(1, 5)]
     players = [p for p in players if p]
+    game = form.get("game", "").strip()
     preset = form.get("preset", "").strip()
     options: dict[str, Any] = {}
     for name, default in presets.get(preset, {}).get("options", {}).items():
@@ -96,7 +99,7 @@ def settings_from_form(form: Mapping[str, str], presets: dict[str, dict[str, Any
         seat = int(banker) - 1
         banker = players[seat] if 0 <= seat < len(players) else None
     settings = GameSettings(
-        title=form.get("title", "").strip(), players=players, preset=preset, options=options,
+        title=form.get("title", "").strip(), players=players, preset=preset, options=options, game=game,
         stake=form.get("stake", "1").strip() or "1", pair_stakes=pair_stakes, banker=banker,
         rotate_banker=form.get("rotate_banker") in ("1", "on", "true"), pin=form.get("pin", "").strip(),
     )
@@ -115,7 +118,7 @@ def settings_from_json(data: Mapping[str, Any]) -> GameSettings:
     pair_stakes = _pair_stakes_from_json(data.get("pair_stakes") or [])
     return GameSettings(
         title=str(data.get("title") or ""), players=[p.strip() for p in players], preset=str(data.get("rules") or data.get("preset") or ""),
-        options=options, stake=str(data.get("stake", "1")), pair_stakes=pair_stakes,
+        options=options, game=str(data.get("game") or ""), stake=str(data.get("stake", "1")), pair_stakes=pair_stakes,
         banker=data.get("banker") or None, rotate_banker=bool(data.get("rotate_banker", False)),
         pin=str(data.get("pin") or ""),
     )
@@ -133,8 +136,7 @@ def validate(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list
         errors.append(f"Player names must be at most {MAX_NAME} characters, without '/'.")
     if len(settings.title) > 100:
         errors.append("The game's name must be at most 100 characters.")
-    if settings.preset not in presets:
-        errors.append(f"Unknown rules '{settings.preset}'; choose one of: {', '.join(sorted(presets))}.")
+    errors += _check_game(settings, presets)
     try:
         if Decimal(settings.stake) <= 0:
             errors.append("The stake per point must be more than 0.")
@@ -169,6 +171,21 @@ def validate(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list
                                settings.stake, settings.pair_stakes)
 
 
+def _check_game(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list[str]:
+    """The game type is known and the rules are that game's (the game defaults to the rules' game)."""
+    if settings.game and settings.game not in GAME_TYPES:
+        return [f"Unknown game '{settings.game}'; choose one of: {', '.join(GAME_TYPES)}."]
+    game = settings.game or presets.get(settings.preset, {}).get("game", "")
+    own = sorted(name for name, info in presets.items() if not game or info["game"] == game)
+    if settings.preset not in presets:
+        return [f"Unknown rules '{settings.preset}'; choose one of: {', '.join(own)}."]
+    if presets[settings.preset]["game"] != game:
+        return [f"The rules '{settings.preset}' are {GAME_NAMES[presets[settings.preset]['game']]} rules; "
+                f"a {GAME_NAMES[game]} game takes one of: {', '.join(own)}."]
+    settings.game = game
+    return []
+
+
 def create_game(session: Session, settings: GameSettings) -> Game:
     """Validate and store a game; raises SettingsInvalid with every message."""
     presets = rules.presets()
@@ -177,7 +194,7 @@ def create_game(session: Session, settings: GameSettings) -> Game:
         raise SettingsInvalid(errors)
     game = Game(
         token=secrets.token_urlsafe(18), title=settings.title or " · ".join(settings.players),
-        preset=settings.preset, options=settings.options, stake=settings.stake,
+        game_type=settings.game, preset=settings.preset, options=settings.options, stake=settings.stake,
         pair_stakes=settings.pair_stakes, rotate_banker=settings.rotate_banker,
         banker_seat=settings.players.index(settings.banker) if settings.banker else None,
         pin_hash=generate_password_hash(settings.pin) if settings.pin else None,
@@ -242,7 +259,7 @@ def standings(game: Game, rounds: list[Round]) -> dict[str, Any]:
 
 def game_json(game: Game) -> dict[str, Any]:
     return {
-        "token": game.token, "title": game.title, "rules": game.preset, "options": game.options,
+        "token": game.token, "title": game.title, "game": game.game_type, "rules": game.preset, "options": game.options,
         "players": game.player_names, "stake": game.stake, "pair_stakes": game.pair_stakes,
         "banker": game.players[game.banker_seat].name if game.banker_seat is not None else None,
         "rotate_banker": game.rotate_banker, "pin": game.pin_hash is not None,

@@ -8,7 +8,7 @@ DEFAULT_LANGUAGE = "en"
 
 # Each entry: English, Traditional, Simplified.
 _LABELS: dict[str, tuple[str, str, str]] = {
-    "app_title": ("Table scorer", "十三張計分", "十三张计分"),
+    "app_title": ("Table scorer", "十三張・鋤大弟計分", "十三张・锄大弟计分"),
     "new_game": ("New game", "新牌局", "新牌局"),
     "your_games": ("Your games", "你的牌局", "你的牌局"),
     "no_games": ("No games on this device yet.", "這部裝置還沒有牌局。", "这部设备还没有牌局。"),
@@ -93,6 +93,27 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "src_webcam": ("table camera", "桌上鏡頭", "桌上镜头"),
     "src_api": ("API", "API", "API"),
     "none_yet": ("No rounds yet.", "還沒有牌局紀錄。", "还没有牌局记录。"),
+    # Big Two (鋤大弟 / 大老二)
+    "game_type": ("Game", "遊戲", "游戏"),
+    "game_chinese-poker": ("Chinese poker 十三張", "十三張", "十三张"),
+    "game_bigtwo": ("Big Two 鋤大弟", "鋤大弟（大老二）", "锄大弟（大老二）"),
+    "went_out": ("Went out (winner)", "出完牌（贏家）", "出完牌（赢家）"),
+    "cards_left": ("Cards left", "剩牌", "剩牌"),
+    "cards_left_n": ("{n} cards left", "剩 {n} 張", "剩 {n} 张"),
+    "manual_help_bigtwo": ("Cards left in hand, e.g. 2S KD 5C", "手上剩下的牌，例如 2S KD 5C",
+                           "手上剩下的牌，例如 2S KD 5C"),
+    "loose_always": ("Lay the cards left anyhow, all in the photo: they are read as loose cards.",
+                     "把剩下的牌隨意攤開拍進同一張相片：以散牌方式讀取。", "把剩下的牌随意摊开拍进同一张相片：以散牌方式读取。"),
+    "finish_order": ("Finishing order", "名次", "名次"),
+    "place_n": ("Place {n}", "第 {n} 名", "第 {n} 名"),
+    "failed_to_block": ("Failed to block (頂大): pays everyone's losses", "頂大（顧牌失敗）：賠全部輸分",
+                        "顶大（顾牌失败）：赔全部输分"),
+    "nobody": ("nobody", "沒有", "没有"),
+    "settle_blocked_bigtwo": ("Mark who went out and give every other player's cards left before settling.",
+                              "要先標明誰出完牌，並輸入其他玩家剩下的牌，才能結算。",
+                              "要先标明谁出完牌，并输入其他玩家剩下的牌，才能结算。"),
+    "settle_blocked_rank": ("Give the finishing order before settling.", "要先輸入名次才能結算。",
+                            "要先输入名次才能结算。"),
 }
 
 # Review warnings (English wording in webapp.rounds.WARNING_TEXT): Traditional, Simplified.
@@ -104,6 +125,10 @@ _WARNINGS: dict[str, tuple[str, str]] = {
     "repeated": ("{code} 在這手牌出現了 {n} 次。", "{code} 在这手牌出现了 {n} 次。"),
     "shared": ("{code} 也在 {players} 的牌裡讀到。", "{code} 也在 {players} 的牌里读到。"),
     "low": ("{code} 的讀取信心偏低（{percent}%）。", "{code} 的读取信心偏低（{percent}%）。"),
+    "no_cards_left": ("還沒有剩牌：拍照或輸入，或標明此玩家已出完牌。", "还没有剩牌：拍照或输入，或标明此玩家已出完牌。"),
+    "too_many": ("剩 {n} 張牌，但一手最多 {limit} 張。", "剩 {n} 张牌，但一手最多 {limit} 张。"),
+    "no_winner": ("請標明出完牌的玩家（贏家）。", "请标明出完牌的玩家（赢家）。"),
+    "no_order": ("請輸入名次：每位玩家一次，第一名先。", "请输入名次：每位玩家一次，第一名先。"),
 }
 
 # Preset names as players at the table know them.
@@ -115,6 +140,11 @@ PRESET_NAMES: dict[str, tuple[str, str, str]] = {
     "fujian": ("Fujian 十三水", "福建十三水", "福建十三水"),
     "2-4": ("2-4 method", "2-4 計分", "2-4 计分"),
     "1-6": ("1-6 method", "1-6 計分", "1-6 计分"),
+    "bigtwo-hk": ("Big Two, Hong Kong count (炒)", "鋤大弟 香港計分（炒）", "锄大弟 香港计分（炒）"),
+    "bigtwo-tw": ("Big Two, Taiwanese fines per card", "大老二 台灣罰錢", "大老二 台湾罚钱"),
+    "bigtwo-points": ("Big Two, card points (扣分制)", "大老二 扣分制", "大老二 扣分制"),
+    "bigtwo-plus": ("Big Two, plus-minus points (加扣分制)", "大老二 加扣分制", "大老二 加扣分制"),
+    "bigtwo-rank": ("Big Two, points by finishing order (名次計分)", "大老二 名次計分", "大老二 名次计分"),
 }
 
 # Traditional <-> Simplified for the characters that occur in hand and bonus names.

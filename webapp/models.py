@@ -4,8 +4,13 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+CHINESE_POKER = "chinese-poker"  # the game names scoring uses ("game" in a round and in list_presets)
+BIG_TWO = "bigtwo"
+GAME_TYPES = (CHINESE_POKER, BIG_TWO)
 
 
 def utcnow() -> datetime:
@@ -24,6 +29,8 @@ class Game(Base):
     # The unguessable part of the game's link: knowing it is what grants access.
     token: Mapped[str] = mapped_column(String(64))
     title: Mapped[str] = mapped_column(String(100))
+    # chinese-poker or bigtwo; games made before Big Two existed are Chinese poker.
+    game_type: Mapped[str] = mapped_column(String(16), default=CHINESE_POKER, server_default=CHINESE_POKER)
     preset: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # Money is kept as decimal text so no float rounding creeps into settlements.
@@ -45,6 +52,10 @@ class Game(Base):
     @property
     def player_names(self) -> list[str]:
         return [p.name for p in self.players]
+
+    @property
+    def is_bigtwo(self) -> bool:
+        return self.game_type == BIG_TWO
 
 
 class Player(Base):
@@ -76,6 +87,10 @@ class Round(Base):
     create_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
     status: Mapped[str] = mapped_column(String(16), default="open")  # open | settled
     banker: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # Big Two only: the finishing order (first place first) for points by place, and the player
+    # who failed to block (頂大/顧牌) and pays everyone's losses.
+    finish_order: Mapped[list[Any] | None] = mapped_column(nullable=True)
+    failed_to_block: Mapped[str | None] = mapped_column(String(40), nullable=True)
     revision: Mapped[int] = mapped_column(default=0)  # how many times it has been settled
     settlement: Mapped[dict[str, Any] | None] = mapped_column(nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -130,10 +145,13 @@ class Hand(Base):
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int]
     player: Mapped[str] = mapped_column(String(40))
-    state: Mapped[str] = mapped_column(String(16), default="empty")  # empty | cards | surrender
+    # empty | cards | surrender (Chinese poker) | out (Big Two: went out, the winner, holds no cards)
+    state: Mapped[str] = mapped_column(String(16), default="empty")
     front: Mapped[list[Any]] = mapped_column(default=list)
     middle: Mapped[list[Any]] = mapped_column(default=list)
     back: Mapped[list[Any]] = mapped_column(default=list)
+    # Big Two: the cards left in hand, in reading (or typing) order.
+    cards: Mapped[list[Any]] = mapped_column(default=list, server_default=text("'[]'"))
     declared_natural: Mapped[bool] = mapped_column(default=False)
     source: Mapped[str | None] = mapped_column(String(16), nullable=True)
     upload_id: Mapped[int | None] = mapped_column(ForeignKey("uploads.id"), nullable=True)

@@ -20,13 +20,23 @@ PIN = {"name": "X-Game-PIN", "in": "header", "required": False, "schema": {"type
 PHOTO_BODY = {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["photo"],
     "properties": {"photo": {"type": "string", "format": "binary", "description": "JPEG, PNG or WebP"},
-                   "mode": {"type": "string", "enum": ["loose"], "description": "Looser row grouping"}}}}}}
+                   "mode": {"type": "string", "enum": ["loose"],
+                            "description": "Loose cards, no rows (Big Two games always read loose)"}}}}}}
 ROUND = {"$ref": "#/components/schemas/Round"}
 GAME_PARAMS = [TOKEN, PIN]
 ROUND_PARAMS = [TOKEN, NUMBER, PIN]
 HAND_PARAMS = [TOKEN, NUMBER, PLAYER, PIN]
 FAIL = {"400": _json(ERROR, "Bad input"), "401": _json(ERROR, "PIN missing or wrong"),
         "404": _json(ERROR, "No such game, round or player"), "409": _json(ERROR, "Round is settled / not ready")}
+
+
+HANDS_HELP = ("player -> Chinese poker: \"AS KS QS / … / …\", {\"surrender\": true} or {\"rows\": …, "
+              "\"natural\": true}; Big Two: \"2S KD 5C\" (cards left), \"\" (went out), {\"cards\": …} or "
+              "{\"out\": true}")
+BIGTWO_ROUND = {
+    "order": {"type": "array", "items": {"type": "string"}, "description": "Big Two: players, first place first"},
+    "failed_to_block": {"type": ["string", "null"], "description": "Big Two: the player who failed to block (頂大)"},
+}
 
 
 def _op(summary: str, responses: dict[str, Any], params: list[dict[str, Any]] | None = None,
@@ -47,7 +57,7 @@ def openapi_document(server_url: str) -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "Table scorer API", "version": "1.0",
-                 "description": "Read card photos, settle Chinese-poker rounds, keep games. "
+                 "description": "Read card photos, settle Chinese-poker and Big Two rounds, keep games. "
                                 "Game resources are reached through the game's unguessable token."},
         "servers": [{"url": server_url}],
         "paths": {
@@ -77,16 +87,23 @@ def openapi_document(server_url: str) -> dict[str, Any]:
                 {"201": _json(ROUND, "Created"), "200": _json(ROUND, "Already created with this key"), **FAIL},
                 GAME_PARAMS + [{"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}],
                 {"required": False, "content": {"application/json": {"schema": {
-                    "type": "object", "properties": {"hands": {"type": "object"}, "settle": {"type": "boolean"}}}}}})},
-            "/api/games/{token}/rounds/{number}": {"get": _op("A round: hands, warnings, settlement, history",
-                                                              {"200": _json(ROUND), **FAIL}, ROUND_PARAMS)},
+                    "type": "object", "properties": {
+                        "hands": {"type": "object", "description": HANDS_HELP}, "settle": {"type": "boolean"},
+                        **BIGTWO_ROUND}}}}})},
+            "/api/games/{token}/rounds/{number}": {
+                "get": _op("A round: hands, warnings, settlement, history", {"200": _json(ROUND), **FAIL},
+                           ROUND_PARAMS),
+                "put": _op("Big Two: set the finishing order (points by place) and who failed to block (頂大)",
+                           {"200": _json(ROUND), **FAIL}, ROUND_PARAMS,
+                           _json_body({"type": "object", "properties": BIGTWO_ROUND}))},
             "/api/games/{token}/rounds/{number}/settle": {"post": _op(
                 "Settle (settling a settled round changes nothing)", {"200": _json(ROUND), "422": _json(ERROR), **FAIL},
                 ROUND_PARAMS)},
             "/api/games/{token}/rounds/{number}/reopen": {"post": _op(
                 "Re-open a settled round for corrections", {"200": _json(ROUND), **FAIL}, ROUND_PARAMS)},
             "/api/games/{token}/rounds/{number}/hands/{player}": {"put": _op(
-                "Set a hand: {\"rows\": \"AS KS QS / … / …\"}, {\"surrender\": true} or {\"natural\": true}",
+                "Set a hand: {\"rows\": \"AS KS QS / … / …\"}, {\"surrender\": true} or {\"natural\": true}; "
+                "Big Two: {\"cards\": \"2S KD 5C\"} (cards left) or {\"out\": true} (went out, the winner)",
                 {"200": _json(ROUND), **FAIL}, HAND_PARAMS, _json_body({"type": "object"}))},
             "/api/games/{token}/rounds/{number}/hands/{player}/photo": {"post": _op(
                 "Read a photo as this player's hand", {"201": _json(), "413": _json(ERROR), "415": _json(ERROR),
@@ -97,7 +114,8 @@ def openapi_document(server_url: str) -> dict[str, Any]:
             "/api/games/{token}/rounds/{number}/hands/{player}/correct": {"post": _op(
                 "Replace (or with no code, remove) one card", {"200": _json(ROUND), **FAIL}, HAND_PARAMS,
                 _json_body({"type": "object", "required": ["row", "index"], "properties": {
-                    "row": {"enum": ["front", "middle", "back"]}, "index": {"type": "integer"},
+                    "row": {"enum": ["front", "middle", "back", "cards"],
+                            "description": "cards: a Big Two hand's cards left"}, "index": {"type": "integer"},
                     "code": {"type": "string"}}}))},
             "/api/games/{token}/rounds/{number}/hands/{player}/swap": {"post": _op(
                 "Swap two rows", {"200": _json(ROUND), **FAIL}, HAND_PARAMS,
@@ -107,18 +125,22 @@ def openapi_document(server_url: str) -> dict[str, Any]:
             "Error": {"type": "object", "required": ["error"],
                       "properties": {"error": {"type": "string"}, "status": {"type": "integer"}}},
             "RoundInput": {"type": "object", "required": ["rules", "players"], "properties": {
-                "rules": {"type": "string"}, "options": {"type": "object"}, "players": {"type": "object"},
+                "game": {"enum": ["chinese-poker", "bigtwo"]}, "rules": {"type": "string"}, "options": {"type": "object"}, "players": {"type": "object"},
                 "banker": {"type": "string"}, "stakes": {"type": "object"}}},
             "GameInput": {"type": "object", "required": ["players", "rules"], "properties": {
                 "title": {"type": "string"}, "players": {"type": "array", "minItems": 2, "maxItems": 4,
                                                          "items": {"type": "string"}},
+                "game": {"enum": ["chinese-poker", "bigtwo"],
+                         "description": "Left out: the game of the rules; the rules must be this game's"},
                 "rules": {"type": "string"}, "options": {"type": "object"}, "stake": {"type": "string"},
                 "pair_stakes": {"type": "object"}, "banker": {"type": "string"},
                 "rotate_banker": {"type": "boolean"}, "pin": {"type": "string"}}},
-            "Game": {"type": "object", "properties": {"token": {"type": "string"}, "url": {"type": "string"}}},
+            "Game": {"type": "object", "properties": {"token": {"type": "string"}, "url": {"type": "string"},
+                                                      "game": {"enum": ["chinese-poker", "bigtwo"]}}},
             "Round": {"type": "object", "properties": {
                 "number": {"type": "integer"}, "status": {"enum": ["open", "settled"]},
                 "hands": {"type": "array"}, "ready": {"type": "boolean"}, "settlement": {"type": ["object", "null"]},
-                "events": {"type": "array"}}},
+                "warnings": {"type": "array", "description": "What the round lacks (Big Two: winner, order)"},
+                "events": {"type": "array"}, **BIGTWO_ROUND}},
         }},
     }

@@ -9,6 +9,13 @@ import scoring
 
 ScoringError = scoring.ScoringError
 ROWS = ("front", "middle", "back")
+CHINESE_POKER, BIG_TWO = "chinese-poker", "bigtwo"  # scoring's game names (webapp.models uses the same)
+
+
+def game_of_preset(preset: str) -> str | None:
+    """The game a preset belongs to (chinese-poker or bigtwo); None for an unknown preset."""
+    info = scoring.list_presets().get(preset)
+    return str(info.get("game", CHINESE_POKER)) if isinstance(info, dict) else None
 
 
 def presets() -> dict[str, dict[str, Any]]:
@@ -20,6 +27,7 @@ def presets() -> dict[str, dict[str, Any]]:
         for opt, spec in (info.get("options") or {}).items():
             options[opt] = spec.get("default") if isinstance(spec, dict) and "default" in spec else spec
         out[name] = {
+            "game": str(info.get("game", CHINESE_POKER)),
             "title": str(info.get("title", name)),
             "title_zh": str(info.get("title_zh", "")),
             "description": str(info.get("description", "")),
@@ -126,6 +134,37 @@ def round_json(preset: str, options: dict[str, Any], hands: list[dict[str, Any]]
     if banker:
         data["banker"] = banker
     return data
+
+
+def bigtwo_round_json(preset: str, options: dict[str, Any], hands: list[dict[str, Any]],
+                      order: list[str] | None, failed_to_block: str | None, stake: str,
+                      pair_stakes: list[dict[str, Any]]) -> dict[str, Any]:
+    """A Big Two round in `python -m scoring settle`'s input shape.
+
+    Each hand: {"player", "state": "out"|"cards"|"empty", "cards": [codes]}; the player who went out
+    is sent as "" (holds no cards). Under points by place (scheme rank) only the order counts."""
+    data: dict[str, Any] = {"game": BIG_TWO, "rules": preset, "options": dict(options),
+                            "stakes": stakes_json(stake, pair_stakes)}
+    if bigtwo_rules(preset, options)["scheme"] == "rank":
+        data["players"] = [hand["player"] for hand in hands]
+        data["order"] = list(order or [])
+    else:
+        data["players"] = {hand["player"]: "" if hand["state"] == "out" else " ".join(hand["cards"])
+                           for hand in hands}
+    if failed_to_block:
+        data["failed_to_block"] = failed_to_block
+    return data
+
+
+def bigtwo_rules(preset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """What the Big Two pages need of a game's rules: scheme (cards | rank), max_cards, block_rule."""
+    resolved = scoring.bigtwo.resolve_rules(preset, options)
+    return {name: resolved.options[name] for name in ("scheme", "max_cards", "block_rule")}
+
+
+def parse_cards_left(text: str, player: str) -> list[str]:
+    """'2s kd 5C' -> ['2S', 'KD', '5C'] with scoring's message for a code that is not a card or a repeat."""
+    return scoring.bigtwo.parse_left_hand(text, player).codes
 
 
 def settle(round_data: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Scoring's settlement JSON reshaped for the round page: totals, then each pair row by row."""
+"""Scoring's settlement JSON reshaped for the round page: totals, then each pair row by row (Chinese
+poker) or each loser's count (Big Two)."""
 from __future__ import annotations
 
 from typing import Any
@@ -20,6 +21,12 @@ def settlement_view(settlement: dict[str, Any] | None, players: list[str]) -> di
             notes.append({"en": f"{name}: fouled — {info['foul']}", "zh": ""})
         if info.get("status") == "surrendered":
             notes.append({"en": f"{name}: surrendered", "zh": "投降"})
+        if info.get("detail"):  # Big Two: how a loser's penalty was counted
+            terms = " ".join(m["term"] for m in info.get("multipliers") or [] if isinstance(m, dict) and m.get("term"))
+            notes.append({"en": f"{name}: {info['detail']}", "zh": terms})
+    # Big Two: rules applied to the whole hand (頂大 moving the losses, the places of 名次計分).
+    notes += [{"en": step["detail"], "zh": ""} for step in settlement.get("steps") or []
+              if isinstance(step, dict) and step.get("detail")]
     return {
         "players": players,
         "net": settlement.get("net") or {},

@@ -16,12 +16,19 @@ def _count_games(app) -> int:
         return get_session().scalar(select(func.count(Game.id)))
 
 
-def test_form_lists_every_scoring_preset(client):
+def test_form_offers_each_game_only_its_own_presets(client):
+    """Chinese poker by default, Big Two after picking it: every scoring preset on its game's form, none on the other."""
     import scoring
 
-    html = client.get("/games/new").get_data(as_text=True)
-    for name in scoring.list_presets():
-        assert f'value="{name}"' in html
+    presets = scoring.list_presets()
+    assert {info["game"] for info in presets.values()} == {"chinese-poker", "bigtwo"}
+    pages = {"chinese-poker": client.get("/games/new").get_data(as_text=True),
+             "bigtwo": client.get("/games/new?game=bigtwo").get_data(as_text=True)}
+    for name, info in presets.items():
+        for game, html in pages.items():
+            assert (f'<option value="{name}"' in html) == (info["game"] == game), (name, game)
+    assert 'name="game" value="bigtwo"' in pages["bigtwo"]
+    assert 'id="banker-box"' in pages["chinese-poker"] and 'id="banker-box"' not in pages["bigtwo"]
 
 
 def test_create_game_and_open_it_by_its_link(client, app):

@@ -184,13 +184,16 @@ function initPicker() {
         form.elements.code.value = code;
         form.submit();
       } else if (mode === "append" && textarea) {
+        // Chinese poker: 13 cards written as rows 3 / 5 / 5; Big Two (data-layout=loose): the cards left.
+        var loose = textarea.dataset.layout === "loose";
+        var most = loose ? parseInt(textarea.dataset.max, 10) || 13 : 13;
         var codes = tapped();
-        if (codes.indexOf(code) >= 0 || codes.length >= 13) return;
+        if (codes.indexOf(code) >= 0 || codes.length >= most) return;
         codes.push(code);
-        textarea.value = [codes.slice(0, 3), codes.slice(3, 8), codes.slice(8, 13)]
+        textarea.value = loose ? codes.join(" ") : [codes.slice(0, 3), codes.slice(3, 8), codes.slice(8, 13)]
           .filter(function (r) { return r.length; }).map(function (r) { return r.join(" "); }).join(" / ");
         markUsed();
-        if (codes.length === 13) close();
+        if (codes.length === most) close();
       }
     });
   });

@@ -134,17 +134,22 @@ def _round_body(token: str, number: int, status: int = 200):  # type: ignore[no-
 def new_round(token: str):  # type: ignore[no-untyped-def]
     """Create a round (Idempotency-Key header: the same key returns the same round). Optional body:
     {"hands": {player: "AS KS QS / … / …" | {"surrender": true} | {"rows": …, "natural": true}},
-    "settle": true} fills and settles it in one call."""
+    "settle": true} fills and settles it in one call. Big Two: {"hands": {player: "2S KD 5C" | "" (went
+    out) | {"cards": …} | {"out": true}}, "order": [...], "failed_to_block": player, "settle": true}."""
     game = access.api_game(token)
     data = request.get_json(silent=True) or {}
     if not isinstance(data, dict):
         return _error("The body must be a JSON object.", 400)
     key = request.headers.get("Idempotency-Key") or data.get("idempotency_key")
+    if game.is_bigtwo:
+        _check_one_out(data.get("hands") or {})
     rnd, created = rounds.new_round(get_session(), game, key)
     number = rnd.number
     if created:
         for player, entry in (data.get("hands") or {}).items():
-            _apply_hand(rnd, player, entry)
+            _apply_hand(game, rnd, player, entry)
+        if "order" in data or "failed_to_block" in data:
+            _set_details(rnd, data)
         if data.get("settle"):
             rounds.settle(get_session(), game, rnd)
     return _round_body(token, number, 201 if created else 200)
@@ -156,7 +161,20 @@ def get_round(token: str, number: int):  # type: ignore[no-untyped-def]
     return jsonify(rounds.round_json(rnd))
 
 
-def _apply_hand(rnd: Round, player: str, entry: Any) -> None:
+def _set_details(rnd: Round, data: dict[str, Any]) -> None:
+    order = data.get("order", rnd.finish_order)
+    if order is not None and (not isinstance(order, list) or not all(isinstance(n, str) for n in order)):
+        raise rounds.RoundError("'order' must be the list of players, first place first.")
+    blocked = data.get("failed_to_block", rnd.failed_to_block)
+    if blocked is not None and not isinstance(blocked, str):
+        raise rounds.RoundError("'failed_to_block' must be a player's name (or null).")
+    rounds.set_round_details(get_session(), rnd, order, blocked)
+
+
+def _apply_hand(game: Game, rnd: Round, player: str, entry: Any) -> None:
+    if game.is_bigtwo:
+        _apply_cards_left(game, rnd, player, entry)
+        return
     db = get_session()
     if isinstance(entry, str):
         entry = {"rows": entry}
@@ -172,13 +190,58 @@ def _apply_hand(rnd: Round, player: str, entry: Any) -> None:
         rounds.set_natural(db, rnd, player, bool(entry["natural"]))
 
 
+def _check_one_out(hands: Any) -> None:
+    """Big Two: at most one player goes out (scoring's rule), said before a round is made."""
+    if not isinstance(hands, dict):
+        raise rounds.RoundError("'hands' must be an object: player -> cards.")
+    def out(entry: Any) -> bool:
+        if isinstance(entry, dict):
+            return bool(entry.get("out")) or entry.get("cards") in ("", [])
+        return entry in ("", [])
+    players = [player for player, entry in hands.items() if out(entry)]
+    if len(players) > 1:
+        raise rounds.RoundError(f"{', '.join(players[:-1])} and {players[-1]} hold no cards: exactly one player "
+                                f"goes out (the winner); give the others' cards left.")
+
+
+def _apply_cards_left(game: Game, rnd: Round, player: str, entry: Any) -> None:
+    """Big Two, as scoring reads a player: "2S KD 5C" or a list, "" for the player who went out;
+    or {"cards": …}, {"out": true|false}."""
+    db = get_session()
+    if isinstance(entry, (str, list)):
+        entry = {"cards": entry}
+    if not isinstance(entry, dict):
+        raise rounds.RoundError(f"Cards of {player}: give the cards left as a text or a list, or {{\"out\": true}}.")
+    cards = entry.get("cards")
+    if isinstance(cards, list):
+        cards = " ".join(str(c) for c in cards)
+    if cards is not None and not isinstance(cards, str):
+        raise rounds.RoundError(f"Cards of {player}: 'cards' must be a text like '2S KD 5C' or a list of cards.")
+    out = entry.get("out", True if cards is not None and not cards.strip() else None)
+    if out and cards and cards.strip():
+        raise rounds.RoundError(f"{player} went out, so holds no cards: leave 'cards' out (or empty), or "
+                                f"give the cards left without \"out\": true.")
+    if out is not None:
+        rounds.set_out(db, rnd, player, bool(out))
+    if cards and cards.strip():
+        rounds.set_manual(db, rnd, player, rounds.parse_cards_left(game, player, cards))
+
+
+@bp.put("/games/<token>/rounds/<int:number>")
+def put_round(token: str, number: int):  # type: ignore[no-untyped-def]
+    """Big Two: {"order": [first, second, …], "failed_to_block": player | null}."""
+    _game, rnd = _round(token, number)
+    _set_details(rnd, _body())
+    return _round_body(token, number)
+
+
 @bp.put("/games/<token>/rounds/<int:number>/hands/<player>")
 def put_hand(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
-    _game, rnd = _round(token, number)
+    game, rnd = _round(token, number)
     body = _body()
     if body.get("surrender") is False:
         rounds.set_surrender(get_session(), rnd, player, False)
-    _apply_hand(rnd, player, body)
+    _apply_hand(game, rnd, player, body)
     return _round_body(token, number)
 
 

@@ -11,6 +11,7 @@ from webapp.chart import standings_chart
 from webapp.db import get_session
 from webapp.export import game_csv, game_export
 from webapp.games import SettingsInvalid, create_game, settings_from_form, standings
+from webapp.models import CHINESE_POKER, GAME_TYPES
 
 bp = Blueprint("games", __name__)
 
@@ -20,6 +21,9 @@ def new_game():  # type: ignore[no-untyped-def]
     presets = rules.presets()
     errors: list[str] = []
     form = request.form
+    # The game is picked first (links at the top of the form); only its presets are offered.
+    game = request.values.get("game", "")
+    game = game if game in GAME_TYPES else CHINESE_POKER
     if request.method == "POST":
         settings, errors = settings_from_form(form, presets)
         if not errors:
@@ -32,7 +36,9 @@ def new_game():  # type: ignore[no-untyped-def]
                 if settings.pin:
                     access.unlock(game, settings.pin)
                 return redirect(url_for("games.show", token=game.token), 303)
-    return render_template("new_game.html", presets=presets, errors=errors, form=form), 400 if errors else 200
+    offered = {name: info for name, info in presets.items() if info["game"] == game}
+    return render_template("new_game.html", presets=offered, game=game, games=GAME_TYPES, errors=errors,
+                           form=form), 400 if errors else 200
 
 
 @bp.before_app_request

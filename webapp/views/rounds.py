@@ -1,5 +1,5 @@
-"""Round pages: each player's hand (photo, camera, webcam, manual, surrender, natural), review,
-corrections, settlement, re-opening, and the stored photos."""
+"""Round pages: each player's hand (photo, camera, webcam, manual, surrender, natural; Big Two: cards
+left, who went out), review, corrections, settlement, re-opening, and the stored photos."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -45,18 +45,23 @@ def create(token: str):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/g/<token>/r/<int:number>")
-def show(token: str, number: int):  # type: ignore[no-untyped-def]
+def show(token: str, number: int, error: str | None = None, form: Any = None,
+         status: int = 200):  # type: ignore[no-untyped-def]
     game, rnd = _load(token, number)
     warnings = rounds.hand_warnings(rnd)
     # Running totals as they stood after this round.
     table = standings(game, [r for r in game.rounds if r.number <= rnd.number]) if rnd.status == "settled" else None
     return render_template("round.html", game=game, rnd=rnd, warnings=warnings,
-                           ready=rounds.ready_to_settle(rnd), standings=table,
-                           settlement=settlement_view(rnd.settlement, game.player_names))
+                           round_warnings=rounds.round_warnings(rnd), ready=rounds.ready_to_settle(rnd),
+                           standings=table, settlement=settlement_view(rnd.settlement, game.player_names),
+                           bigtwo=rounds.bigtwo_rules(game) if game.is_bigtwo else None,
+                           error=error, details=form), status
 
 
 @bp.get("/g/<token>/r/<int:number>/p/<int:seat>")
-def hand(token: str, number: int, seat: int, error: str | None = None, status: int = 200):  # type: ignore[no-untyped-def]
+def hand(token: str, number: int, seat: int, error: str | None = None, status: int = 200,
+         typed: str | None = None):  # type: ignore[no-untyped-def]
+    """The player's hand; after a refused entry, `error` says why and `typed` keeps what was typed."""
     game, rnd = _load(token, number)
     player = _player(game, seat)
     the_hand = next(h for h in rnd.hands if h.player == player)
@@ -66,14 +71,19 @@ def hand(token: str, number: int, seat: int, error: str | None = None, status: i
     return render_template(
         "hand.html", game=game, rnd=rnd, hand=the_hand, seat=seat, summary=summary, warnings=warnings, low=low,
         error=error, webcam=bool(str(current_app.config.get("WEBCAM_DEVICE", "")).strip()),
+        layout=rounds.layout(game), typed=typed,
     ), status
 
 
-def _act(token: str, number: int, seat: int, action: Callable[[Game, Round, str], Any]):  # type: ignore[no-untyped-def]
-    """Run one change to a player's hand; errors come back on the same page (or as JSON) with a 4xx."""
+def _act(token: str, number: int, seat: int, action: Callable[[Game, Round, str], Any],
+         typed: str | None = None):  # type: ignore[no-untyped-def]
+    """Run one change to a player's hand; errors come back on the same page (or as JSON) with a 4xx,
+    with what was `typed` still in the box. A form with return=round goes back to the round page."""
     game, rnd = _load(token, number)
     player = _player(game, seat)
     back = url_for("rounds.hand", token=token, number=number, seat=seat)
+    if request.form.get("return") == "round":
+        back = url_for("rounds.show", token=token, number=number)
     try:
         action(game, rnd, player)
     except (rounds.RoundError, UploadRejected, WebcamUnavailable) as err:
@@ -81,7 +91,7 @@ def _act(token: str, number: int, seat: int, action: Callable[[Game, Round, str]
         code = getattr(err, "status", 503 if isinstance(err, WebcamUnavailable) else 400)
         if _wants_json():
             return jsonify(error=str(err)), code
-        return hand(token, number, seat, error=str(err), status=code)
+        return hand(token, number, seat, error=str(err), status=code, typed=typed)
     if _wants_json():
         return jsonify(redirect=back)
     return redirect(back, 303)
@@ -118,9 +128,33 @@ def webcam(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/manual")
 def manual(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
+    typed = request.form.get("rows", "")
+
+    def action(game: Game, rnd: Round, player: str) -> None:
+        rounds.set_manual(get_session(), rnd, player, rounds.parse_typed(game, player, typed))
+    return _act(token, number, seat, action, typed=typed)
+
+
+@bp.post("/g/<token>/r/<int:number>/p/<int:seat>/out")
+def out(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
+    """Big Two: this player went out (value=1) or did not (value=0)."""
     def action(_game: Game, rnd: Round, player: str) -> None:
-        rounds.set_manual(get_session(), rnd, player, rounds.parse_rows(request.form.get("rows", "")))
+        rounds.set_out(get_session(), rnd, player, request.form.get("value", "1") == "1")
     return _act(token, number, seat, action)
+
+
+@bp.post("/g/<token>/r/<int:number>/details")
+def details(token: str, number: int):  # type: ignore[no-untyped-def]
+    """Big Two: the finishing order (place1, place2, …) and who failed to block (頂大)."""
+    game, rnd = _load(token, number)
+    order = [request.form.get(f"place{i}", "") for i in range(1, len(game.players) + 1)]
+    try:
+        rounds.set_round_details(get_session(), rnd, order if "place1" in request.form else rnd.finish_order,
+                                 request.form.get("failed_to_block") or None)
+    except rounds.RoundError as err:
+        get_session().rollback()
+        return show(token, number, error=str(err), form=request.form, status=err.status)
+    return redirect(url_for("rounds.show", token=token, number=number), 303)
 
 
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/surrender")
