@@ -6,7 +6,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
@@ -42,13 +42,18 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
 
 
-def run_migrations(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision (creates every table on a fresh database)."""
+def migration_config(connection: Connection) -> Config:
+    """Alembic's configuration for our revisions, bound to a live connection (see migrations/env.py)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def run_migrations(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema up to a revision, the newest by default (creates every table on a fresh database)."""
     with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+        command.upgrade(migration_config(connection), revision)
 
 
 def init_app(app: Flask) -> None:

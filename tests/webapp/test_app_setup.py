@@ -78,3 +78,54 @@ def test_static_assets_are_served_locally(client):
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/static/app.css").status_code == 200
+
+
+def test_upgrade_from_0001_keeps_existing_games_as_chinese_poker(app_config):
+    """A database made by revision 0001 (before Big Two), with a game and a round in it, is upgraded at start:
+    the game becomes Chinese poker, its hands get no cards left, and it still plays; downgrading works too."""
+    from alembic import command
+    from alembic.migration import MigrationContext
+
+    from webapp.db import make_engine, migration_config, run_migrations
+    from webapp_testkit import ANN, BOB, csrf_token, enter_rows
+
+    engine = make_engine(normalise_database_url(app_config["DATABASE_URL"]))
+    run_migrations(engine, "0001")
+    now = "2026-11-20 10:00:00+00:00"
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO games (id, token, title, preset, options, stake, pair_stakes, rotate_banker, created_at) "
+            "VALUES (1, 'old-game-token-0123456789', 'Old table', '2-4', '{}', '1', '[]', false, :now)"), {"now": now})
+        conn.execute(text("INSERT INTO players (game_id, seat, name) VALUES (1, 0, 'Ann'), (1, 1, 'Bob')"))
+        conn.execute(text("INSERT INTO rounds (id, game_id, number, status, revision, created_at) "
+                          "VALUES (1, 1, 1, 'open', 0, :now)"), {"now": now})
+        for seat, name in enumerate(("Ann", "Bob")):
+            conn.execute(text("INSERT INTO hands (round_id, seat, player, state, front, middle, back, "
+                              "declared_natural, updated_at) VALUES (1, :seat, :name, 'empty', '[]', '[]', '[]', "
+                              "false, :now)"), {"seat": seat, "name": name, "now": now})
+    with engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == "0001"
+        assert "game_type" not in {c["name"] for c in inspect(conn).get_columns("games")}
+
+    upgraded = create_app(app_config)  # migrates to the newest revision at start
+    try:
+        with get_engine(upgraded).connect() as conn:
+            assert MigrationContext.configure(conn).get_current_revision() == "0002"
+            assert conn.execute(text("SELECT game_type FROM games")).scalar() == "chinese-poker"
+            assert conn.execute(text("SELECT count(*) FROM hands WHERE cards IS NULL")).scalar() == 0
+        client = upgraded.test_client()
+        token = "old-game-token-0123456789"
+        assert client.get(f"/api/games/{token}").get_json()["game"] == "chinese-poker"
+        assert "Chinese poker" in client.get(f"/g/{token}").get_data(as_text=True)
+        assert enter_rows(client, token, 1, 0, ANN).status_code == 303
+        assert enter_rows(client, token, 1, 1, BOB).status_code == 303
+        client.post(f"/g/{token}/r/1/settle", data={"csrf_token": csrf_token(client)})
+        assert client.get(f"/api/games/{token}/rounds/1").get_json()["status"] == "settled"
+    finally:
+        get_engine(upgraded).dispose()
+    with engine.begin() as conn:
+        command.downgrade(migration_config(conn), "0001")
+    with engine.connect() as conn:
+        assert "game_type" not in {c["name"] for c in inspect(conn).get_columns("games")}
+        assert conn.execute(text("SELECT title FROM games")).scalar() == "Old table"
+    engine.dispose()

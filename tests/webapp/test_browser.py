@@ -237,3 +237,72 @@ def test_the_page_shrinks_a_12_megapixel_photo_before_sending_it(live_server, pa
     stored = cv2.imdecode(np.frombuffer(page.request.get(live_server + src).body(), np.uint8), cv2.IMREAD_COLOR)
     assert stored.shape[:2] == (1800, 2400)
     assert stored[900, 300, 2] > 150 and stored[900, 2100, 2] < 60
+
+
+def test_a_big_two_round_on_a_phone(live_server, page):
+    """Big Two: pick the game, mark who went out, photograph one loser's cards left (loose), tap in the
+    other's on the picker, settle; the totals and the chart follow."""
+    import scoring
+
+    page.goto(live_server + "/games/new")
+    with page.expect_navigation():
+        page.click("#game-type a[data-game=bigtwo]")
+    options = page.locator("#preset option").evaluate_all("els => els.map(e => e.value)")
+    assert options and all(name.startswith("bigtwo-") for name in options)
+    page.fill("input[name=title]", "Big Two night")
+    for i, name in enumerate(("Ann", "Bob", "Cy"), start=1):
+        page.fill(f"input[name=player{i}]", name)
+    page.select_option("#preset", "bigtwo-hk")
+    shot(page, "10-new-bigtwo-game")
+    page.click("#create-game")
+    page.wait_for_selector("#new-round")
+    page.click("#new-round")
+    page.wait_for_selector("#hand-0")
+    with page.expect_navigation():
+        page.click("#out-0")  # Ann went out
+    assert "✓" in page.inner_text("#out-0")
+
+    photo = ROOT / "sample_images" / "loose.jpg"
+    truth = json.loads(photo.with_suffix(".json").read_text())["cards"]
+    page.click("#hand-1 a.button")
+    page.wait_for_selector("#photo-input", state="attached")
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(photo))
+    page.wait_for_selector("#overlay[viewBox]", state="attached")
+    shot(page, "11-bigtwo-review")
+    read = page.locator(".review .card.fix[data-row=cards]").evaluate_all(
+        "els => els.map(e => e.dataset.code).filter(Boolean)")
+    if sorted(read) != sorted(truth):  # the reader missed or added a card: type Bob's cards left instead
+        page.click("#manual-box summary")
+        page.fill("#manual-rows", " ".join(truth))
+        with page.expect_navigation():
+            page.click("#manual-save")
+    assert sorted(page.locator(".review .card.fix[data-row=cards]").evaluate_all(
+        "els => els.map(e => e.dataset.code).filter(Boolean)")) == sorted(truth)
+    page.click("text=Cy →")
+    page.click("#manual-box summary")
+    page.click("#manual-tap")
+    for code in ("3C", "4D", "5S"):
+        page.click(f"#picker .card[data-code='{code}']")
+    assert page.input_value("#manual-rows") == "3C 4D 5S"
+    page.click("#picker-close")  # fewer than 13 cards: the picker stays open until closed
+    with page.expect_navigation():
+        page.click("#manual-save")
+    page.click("text=← Round 1")
+    page.wait_for_selector("#settle:enabled")
+    shot(page, "13-bigtwo-round-ready")
+
+    with page.expect_navigation():
+        page.click("#settle")
+    page.wait_for_selector("#settlement")
+    shot(page, "12-bigtwo-settlement")
+    expected = scoring.settle({"game": "bigtwo", "rules": "bigtwo-hk",
+                               "players": {"Ann": "", "Bob": " ".join(truth), "Cy": "3C 4D 5S"}})["net"]
+    assert expected == {"Ann": 19, "Bob": -16, "Cy": -3}
+    cells = page.locator("#settlement tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent])")
+    assert {name: int(net) for name, net in cells} == expected
+    page.click("text=Back to the game")
+    assert page.locator("#standings-chart polyline").count() == 3
+    page.click("button[value=zh-Hant]")
+    page.wait_for_selector("text=鋤大弟（大老二）")

@@ -31,6 +31,34 @@ def test_form_offers_each_game_only_its_own_presets(client):
     assert 'id="banker-box"' in pages["chinese-poker"] and 'id="banker-box"' not in pages["bigtwo"]
 
 
+def _form_as_a_browser_sends_it(html: str, preset: str) -> dict[str, str]:
+    """The preset's option fields with the values the page shows (selected option, ticked boxes)."""
+    import html as htmllib
+
+    fields = {m[0]: htmllib.unescape(m[1])
+              for m in re.findall(rf'<input name="(opt-{preset}-[^"]+)" value="([^"]*)"', html)}
+    for name, body in re.findall(rf'<select name="(opt-{preset}-[^"]+)">(.*?)</select>', html, re.S):
+        chosen = re.findall(r'<option value="([^"]*)" selected', body) or re.findall(r'<option value="([^"]*)"', body)
+        fields[name] = htmllib.unescape(chosen[0])  # a browser sends the first option when none is selected
+    fields.update({name: "1" for name in re.findall(rf'<input type="checkbox" name="(opt-{preset}-[^"]+)" '
+                                                    rf'value="1"\s*checked', html)})
+    return fields
+
+
+def test_every_preset_is_created_from_the_form_as_shown(client, app):
+    """Untouched option fields are valid for every preset of both games (list and table options are typed
+    as JSON, never offered as a one-value select)."""
+    import scoring
+
+    for preset, info in scoring.list_presets().items():
+        html = client.get(f"/games/new?game={info['game']}").get_data(as_text=True)
+        form = {"csrf_token": csrf_token(client, "/games/new"), "game": info["game"], "preset": preset,
+                "player1": "A", "player2": "B", "stake": "1", **_form_as_a_browser_sends_it(html, preset)}
+        response = client.post("/games/new", data=form)
+        assert response.status_code == 303, (preset, re.findall(r'class="error">(.*?)</li>', response.get_data(as_text=True)))
+    assert _count_games(app) == len(scoring.list_presets())
+
+
 def test_create_game_and_open_it_by_its_link(client, app):
     token = create_game(client, players=("Ann", "Bob", "Cy"))
     assert len(token) >= 22  # secrets.token_urlsafe(18): 144 random bits

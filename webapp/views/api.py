@@ -212,6 +212,10 @@ def _apply_cards_left(game: Game, rnd: Round, player: str, entry: Any) -> None:
         entry = {"cards": entry}
     if not isinstance(entry, dict):
         raise rounds.RoundError(f"Cards of {player}: give the cards left as a text or a list, or {{\"out\": true}}.")
+    unknown = sorted(set(entry) - {"cards", "out"})
+    if unknown:
+        raise rounds.RoundError(f"Hand of {player}: unknown key '{unknown[0]}'; a Big Two hand takes 'cards' (the "
+                                f"cards left) or 'out' (went out).")
     cards = entry.get("cards")
     if isinstance(cards, list):
         cards = " ".join(str(c) for c in cards)
