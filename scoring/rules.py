@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Optional
 
 from .errors import ScoringError
@@ -14,6 +13,7 @@ from .hand_names import CATEGORY_NAMES_ZH
 from .naturals import TEST_PARAMETERS, TESTS, Check
 from .numbers import Exact, parse_positive
 from .options import DEFAULTS, OPTIONS, ROWS, check_options
+from .preset_data import describe_common, load_preset_files, options_key, require_known
 
 ONE_COLOR_GROUPS = {"red-black": (("S", "C"), ("H", "D")), "dc-sh": (("D", "C"), ("S", "H"))}
 PRESET_KEYS = {"id", "title", "title_zh", "source", "description", "terms", "category_names_zh",
@@ -69,17 +69,6 @@ class Rules:
     three: dict
 
 
-def _load_preset_files() -> dict[str, dict]:
-    presets = {}
-    folder = resources.files("scoring.presets")
-    for entry in sorted(folder.iterdir(), key=lambda item: item.name):
-        if entry.name.endswith(".json"):
-            data = json.loads(entry.read_text(encoding="utf-8"))
-            _check_preset_data(entry.name, data)
-            presets[data["id"]] = data
-    return presets
-
-
 def _check_preset_data(file_name: str, data: dict) -> None:
     """Preset files are code in disguise: fail loudly at load time when one is malformed."""
     def fail(message: str) -> None:
@@ -118,7 +107,7 @@ def _check_preset_data(file_name: str, data: dict) -> None:
 @lru_cache(maxsize=None)
 def presets() -> dict[str, dict]:
     """Preset id -> its data, loaded once."""
-    return _load_preset_files()
+    return load_preset_files("scoring.presets", _check_preset_data)
 
 
 def _row_value_table(preset: dict, chosen: Any) -> dict:
@@ -232,29 +221,19 @@ def resolve_rules(preset_id: Any, options: Any = None) -> Rules:
         rules = _DEFAULT_RULES.get(preset_id)
         if rules is not None:
             return rules
-    known = presets()
-    if not isinstance(preset_id, str) or preset_id not in known:
-        raise ScoringError(f"unknown rules {preset_id!r}; presets: {', '.join(known)}")
+    require_known(preset_id, presets(), "rules")
     if not options:
         _DEFAULT_RULES[preset_id] = _build_rules(preset_id, "{}")
         return _DEFAULT_RULES[preset_id]
-    checked = check_options(options)
-    return _build_rules(preset_id, json.dumps(checked, sort_keys=True))
+    return _build_rules(preset_id, options_key(check_options(options)))
 
 
 def describe_presets() -> dict:
     """Preset id -> title, source, description, options with their defaults, naturals and choices."""
     described = {}
     for preset_id, preset in presets().items():
-        rules = resolve_rules(preset_id)
         described[preset_id] = {
-            "title": preset.get("title", preset_id),
-            "title_zh": preset.get("title_zh", ""),
-            "source": preset.get("source", ""),
-            "description": preset.get("description", ""),
-            "options": {name: {"default": rules.options[name], "help": spec.help,
-                               **({"choices": list(spec.choices)} if spec.choices else {})}
-                        for name, spec in OPTIONS.items()},
+            **describe_common(preset_id, preset, resolve_rules(preset_id).options, OPTIONS),
             "row_value_tables": preset["row_value_tables"],
             "naturals": [{"id": n["id"], "en": n["en"], "zh": n["zh"], "points": n["points"]}
                          for n in preset["naturals"]],

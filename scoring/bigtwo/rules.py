@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Optional
 
 from ..cards import CARD_BY_CODE, CODES, rank_of
 from ..errors import ScoringError
+from ..preset_data import describe_common, load_preset_files, options_key, require_known
 from .options import DEFAULTS, OPTIONS, RANK_KEYS, check_options
 
 GAME = "bigtwo"
@@ -63,13 +63,7 @@ def _check_preset_data(file_name: str, data: Any) -> None:
 @lru_cache(maxsize=None)
 def presets() -> dict[str, dict]:
     """Big Two preset id -> its data, loaded once."""
-    loaded = {}
-    for entry in sorted(resources.files("scoring.bigtwo.presets").iterdir(), key=lambda item: item.name):
-        if entry.name.endswith(".json"):
-            data = json.loads(entry.read_text(encoding="utf-8"))
-            _check_preset_data(entry.name, data)
-            loaded[data["id"]] = data
-    return loaded
+    return load_preset_files("scoring.bigtwo.presets", _check_preset_data)
 
 
 def is_bigtwo_preset(preset_id: Any) -> bool:
@@ -107,27 +101,17 @@ def _build_rules(preset_id: str, options_json: str) -> BigTwoRules:
 
 def resolve_rules(preset_id: Any, options: Any = None) -> BigTwoRules:
     """The rules for a Big Two preset id and a round's options; ScoringError for anything invalid."""
-    known = presets()
-    if not isinstance(preset_id, str) or preset_id not in known:
-        raise ScoringError(f"unknown Big Two rules {preset_id!r}; presets: {', '.join(known)}")
-    checked = check_options(options)
-    return _build_rules(preset_id, json.dumps(checked, sort_keys=True))
+    require_known(preset_id, presets(), "Big Two rules")
+    return _build_rules(preset_id, options_key(check_options(options)))
 
 
 def describe_presets() -> dict:
     """Preset id -> game, title, source, description, options (default, help, choices), choices made."""
     described = {}
     for preset_id, preset in presets().items():
-        rules = resolve_rules(preset_id)
         described[preset_id] = {
             "game": GAME,
-            "title": preset.get("title", preset_id),
-            "title_zh": preset.get("title_zh", ""),
-            "source": preset["source"],
-            "description": preset.get("description", ""),
-            "options": {name: {"default": rules.options[name], "help": spec.help,
-                               **({"choices": list(spec.choices)} if spec.choices else {})}
-                        for name, spec in OPTIONS.items()},
+            **describe_common(preset_id, preset, resolve_rules(preset_id).options, OPTIONS),
             "terms": preset["terms"],
             "choices": preset.get("choices", []),
         }
