@@ -130,12 +130,23 @@ def test_missing_card_and_card_seen_twice(reader):
 
 
 def test_low_confidence_is_reported():
-    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.4))
+    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.55))
     rows = deal(11)
     image, _ = render(rows)
     result = reader.read(jpeg(image)).to_dict()
     low = [w for w in result["warnings"] if w.startswith("low confidence")]
-    assert len(low) == 13 and "(0.40)" in low[0]
+    assert len(low) == 13 and "(0.55)" in low[0]
+    assert result["rows"] == as_rows(rows)
+
+
+def test_unsure_marks_are_left_out_and_named_in_a_warning():
+    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.4))
+    rows = deal(11)
+    image, _ = render(rows)
+    result = reader.read(jpeg(image)).to_dict()
+    assert result["cards"] == []
+    unsure = [w for w in result["warnings"] if w.startswith("left out unsure marks: ")]
+    assert len(unsure) == 1 and "? (0.40)" in unsure[0] and unsure[0].endswith(" ...")
 
 
 def test_loose_mode(reader):
