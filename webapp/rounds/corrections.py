@@ -1,0 +1,69 @@
+"""Corrections to a hand's cards: change (or fill in) one card, remove one, swap two rows."""
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from webapp.models import Game, Hand, Round
+from webapp.rounds.errors import RoundError
+from webapp.rounds.loading import locked_hand, locked_round, record_event, require_holding, require_open
+from webapp.rounds.parsing import normalise
+from webapp.rounds.shape import ROWS, layout
+
+
+def _check_row(game: Game, row: str) -> int:
+    """The row's size (Big Two: the most cards left); RoundError for a row this game's hands lack."""
+    sizes = layout(game)
+    if row not in sizes:
+        raise RoundError(f"Unknown row '{row}'; use {', '.join(sizes)}.")
+    return sizes[row]
+
+
+def correct_card(session: Session, rnd: Round, player: str, row: str, index: int, code: str) -> Hand:
+    size = _check_row(rnd.game, row)
+    new_code = normalise(code)
+    rnd = locked_round(session, rnd.id)
+    require_open(rnd)
+    hand = locked_hand(session, rnd, player)
+    require_holding(hand)
+    cards = list(getattr(hand, row))
+    if index == len(cards) and len(cards) < size:
+        cards.append(new_code)  # filling a card the reader missed
+        old = None
+    elif 0 <= index < len(cards):
+        old, cards[index] = cards[index], new_code
+    else:
+        raise RoundError(f"The {row} row has no card number {index + 1}.")
+    setattr(hand, row, cards)
+    hand.state = "cards"
+    record_event(session, rnd, "correct", player, row=row, index=index, before=old, after=new_code)
+    session.commit()
+    return hand
+
+
+def remove_card(session: Session, rnd: Round, player: str, row: str, index: int) -> Hand:
+    _check_row(rnd.game, row)
+    rnd = locked_round(session, rnd.id)
+    require_open(rnd)
+    hand = locked_hand(session, rnd, player)
+    cards = list(getattr(hand, row))
+    if not 0 <= index < len(cards):
+        raise RoundError(f"The {row} row has no card number {index + 1}.")
+    old = cards.pop(index)
+    setattr(hand, row, cards)
+    record_event(session, rnd, "remove", player, row=row, index=index, before=old)
+    session.commit()
+    return hand
+
+
+def swap_rows(session: Session, rnd: Round, player: str, first: str, second: str) -> Hand:
+    if first not in ROWS or second not in ROWS or first == second:
+        raise RoundError("Choose two different rows to swap (front, middle, back).")
+    rnd = locked_round(session, rnd.id)
+    require_open(rnd)
+    hand = locked_hand(session, rnd, player)
+    a, b = list(getattr(hand, first)), list(getattr(hand, second))
+    setattr(hand, first, b)
+    setattr(hand, second, a)
+    record_event(session, rnd, "swap", player, rows=[first, second])
+    session.commit()
+    return hand

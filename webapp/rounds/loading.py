@@ -1,0 +1,57 @@
+"""Finding a round, locking it and its hands for a change, the checks a change makes first, and the
+RoundEvent every change leaves."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from webapp.models import Game, Hand, Round, RoundEvent
+from webapp.rounds.errors import RoundError
+
+
+def find_round(session: Session, game: Game, number: int) -> Round | None:
+    return session.scalars(
+        select(Round).where(Round.game_id == game.id, Round.number == number)
+        .options(selectinload(Round.hands), selectinload(Round.events), selectinload(Round.uploads))
+    ).first()
+
+
+def locked_round(session: Session, round_id: int) -> Round:
+    """The round row locked for this transaction (PostgreSQL row lock; SQLite is already serialised)."""
+    rnd = session.scalars(
+        select(Round).where(Round.id == round_id).with_for_update().execution_options(populate_existing=True)
+    ).one()
+    return rnd
+
+
+def locked_hand(session: Session, rnd: Round, player: str) -> Hand:
+    hand = session.scalars(
+        select(Hand).where(Hand.round_id == rnd.id, Hand.player == player)
+        .with_for_update().execution_options(populate_existing=True)
+    ).first()
+    if hand is None:
+        raise RoundError(f"'{player}' is not a player in this game.", 404)
+    return hand
+
+
+def require_open(rnd: Round) -> None:
+    if rnd.status != "open":
+        raise RoundError("This round is settled; re-open it before changing anything.", 409)
+
+
+def require_game(game: Game, bigtwo: bool, what: str) -> None:
+    if game.is_bigtwo != bigtwo:
+        raise RoundError(f"{what} is for {'Big Two' if bigtwo else 'Chinese-poker'} games only.")
+
+
+def require_holding(hand: Hand) -> None:
+    """A Big Two player marked as gone out holds no cards: say so instead of storing cards for them."""
+    if hand.state == "out":
+        raise RoundError(f"{hand.player} went out (the winner holds no cards); un-mark {hand.player} as the "
+                         f"winner before entering cards left.", 409)
+
+
+def record_event(session: Session, rnd: Round, kind: str, player: str | None = None, **detail: Any) -> None:
+    session.add(RoundEvent(round_id=rnd.id, kind=kind, player=player, detail=detail))

@@ -1,0 +1,126 @@
+"""The review before settling: per hand, what stops settling ('error') and what deserves a look
+('warn'); what the round as a whole lacks; whether it is ready; the round in scoring's input shape."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from webapp import reader, rules
+from webapp.models import Game, Round
+from webapp.rounds.shape import CARDS_LEFT, bigtwo_rules, layout
+
+# Reader warnings that this module states itself, up to date after corrections.
+_RESTATED_READER_WARNING = re.compile(
+    r"^(low confidence|expected \d+ cards, found|(front|middle|back) row has \d+ card)", re.IGNORECASE)
+
+
+def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
+    """Per player: what stops settling ('error') and what deserves a look ('warn')."""
+    game = rnd.game
+    sizes = layout(game)
+    out: dict[str, list[dict[str, Any]]] = {h.player: [] for h in rnd.hands}
+    if game.is_bigtwo and bigtwo_rules(game)["scheme"] == "rank":
+        return out  # points by place: only the finishing order counts (round_warnings)
+    owners: dict[str, list[str]] = {}
+    for hand in rnd.hands:
+        if hand.state != "cards":
+            continue
+        for row in sizes:
+            for code in getattr(hand, row):
+                owners.setdefault(code, []).append(hand.player)
+    for hand in rnd.hands:
+        notes = out[hand.player]
+        if hand.state == "empty":
+            notes.append(_note("error", "no_cards_left" if game.is_bigtwo else "no_cards"))
+            continue
+        if hand.state in ("surrender", "out"):
+            continue
+        codes = [c for row in sizes for c in getattr(hand, row)]
+        if game.is_bigtwo:
+            if not codes:
+                notes.append(_note("error", "no_cards_left"))
+            elif len(codes) > sizes[CARDS_LEFT]:
+                notes.append(_note("error", "too_many", n=len(codes), limit=sizes[CARDS_LEFT]))
+        else:
+            for row, size in sizes.items():
+                have = len(getattr(hand, row))
+                if have < size:
+                    notes.append(_note("error", "missing", row=row, n=size - have))
+                elif have > size:
+                    notes.append(_note("error", "extra", row=row, n=have - size))
+        for code in sorted(c for c in set(codes) if not _valid(c)):
+            notes.append(_note("error", "not_card", code=code))
+        for code, count in sorted(Counter(codes).items()):
+            if count > 1:
+                notes.append(_note("error", "repeated", code=code, n=count))
+        for code in sorted(set(codes)):
+            others = sorted(set(p for p in owners.get(code, []) if p != hand.player))
+            if others:
+                notes.append(_note("error", "shared", code=code, players=", ".join(others)))
+        if hand.upload is not None:
+            summary = reader.summarise(hand.upload.reading)
+            for card in summary["cards"]:
+                if card["confidence"] < reader.LOW_CONFIDENCE and card["code"] in codes:
+                    notes.append(_note("warn", "low", code=card["code"], percent=round(card["confidence"] * 100)))
+            for text in summary["warnings"]:
+                if _RESTATED_READER_WARNING.match(text):
+                    continue  # counts and confidence are re-checked above against the hand as it is now
+                notes.append({"level": "warn", "text": text})
+    return out
+
+
+def round_warnings(rnd: Round) -> list[dict[str, Any]]:
+    """What the round as a whole lacks before settling: Big Two's winner or finishing order."""
+    game = rnd.game
+    if not game.is_bigtwo:
+        return []
+    if bigtwo_rules(game)["scheme"] == "rank":
+        order = rnd.finish_order or []
+        return [] if sorted(order) == sorted(h.player for h in rnd.hands) else [_note("error", "no_order")]
+    return [] if any(h.state == "out" for h in rnd.hands) else [_note("error", "no_winner")]
+
+
+# English wording of the review warnings; webapp.i18n has the Chinese ones under the same keys.
+WARNING_TEXT = {
+    "no_cards": "No cards yet.",
+    "missing": "{Row} row: {n} card(s) missing.",
+    "extra": "{Row} row: {n} card(s) too many.",
+    "not_card": "'{code}' is not a card; tap it to correct it.",
+    "repeated": "{code} appears {n} times in this hand.",
+    "shared": "{code} was also read for {players}.",
+    "low": "{code} was read with low confidence ({percent}%).",
+    "no_cards_left": "No cards left yet: take a photo or type them, or mark this player as the one who went out.",
+    "too_many": "{n} cards left, but a hand holds at most {limit}.",
+    "no_winner": "Mark the player who went out (the winner).",
+    "no_order": "Give the finishing order: every player once, first place first.",
+}
+
+
+def _note(level: str, key: str, **params: Any) -> dict[str, Any]:
+    """A warning with its English text (for the API) and its key and values (for translation)."""
+    text = WARNING_TEXT[key].format(Row=str(params.get("row", "")).capitalize(), **params)
+    return {"level": level, "text": text, "key": key, "params": params}
+
+
+def _valid(code: str) -> bool:
+    try:
+        return rules.normalise_card(code) == code
+    except (rules.ScoringError, ValueError):
+        return False
+
+
+def ready_to_settle(rnd: Round) -> bool:
+    warnings = [*hand_warnings(rnd).values(), round_warnings(rnd)]
+    return all(not any(n["level"] == "error" for n in notes) for notes in warnings)
+
+
+def round_input(game: Game, rnd: Round) -> dict[str, Any]:
+    """The round in scoring's input shape."""
+    if game.is_bigtwo:
+        hands = [{"player": h.player, "state": h.state, "cards": h.cards} for h in rnd.hands]
+        return rules.bigtwo_round_json(game.preset, game.options, hands, rnd.finish_order, rnd.failed_to_block,
+                                       game.stake, game.pair_stakes)
+    hands = [{"player": h.player, "state": h.state, "front": h.front, "middle": h.middle, "back": h.back,
+              "natural": h.declared_natural} for h in rnd.hands]
+    return rules.round_json(game.preset, game.options, hands, rnd.banker, game.stake, game.pair_stakes)

@@ -1,0 +1,56 @@
+"""Settling a round with scoring (once, however often it is asked) and re-opening it."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from webapp import rules
+from webapp.models import Game, Hand, Round
+from webapp.rounds.errors import RoundError
+from webapp.rounds.loading import locked_round, record_event
+from webapp.rounds.review import ready_to_settle, round_input
+
+NOT_READY = {
+    "chinese-poker": "Every hand needs 13 valid cards (or a surrender) before settling.",
+    "bigtwo": "Mark who went out and give every other player's cards left (valid, no card twice) before "
+              "settling.",
+}
+
+
+def settle(session: Session, game: Game, rnd: Round) -> tuple[Round, bool]:
+    """Settle with scoring; (round, newly_settled). Settling a settled round changes nothing,
+    so a double-submitted form cannot record two settlements."""
+    rnd = locked_round(session, rnd.id)
+    if rnd.status == "settled":
+        session.commit()
+        return rnd, False
+    # Re-read every hand inside the lock: another phone may have changed one a moment ago.
+    session.scalars(select(Hand).where(Hand.round_id == rnd.id).execution_options(populate_existing=True)).all()
+    if not ready_to_settle(rnd):
+        raise RoundError(NOT_READY[game.game_type], 409)
+    round_data = round_input(game, rnd)
+    try:
+        result = rules.settle(round_data)
+    except rules.ScoringError as err:
+        raise RoundError(str(err), 422) from err
+    previous = rnd.settlement
+    rnd.status, rnd.settlement = "settled", result
+    rnd.revision += 1
+    rnd.settled_at = datetime.now(timezone.utc)
+    record_event(session, rnd, "settle", revision=rnd.revision, net=result.get("net"), money=result.get("money"),
+                 previous_net=(previous or {}).get("net"))
+    session.commit()
+    return rnd, True
+
+
+def reopen(session: Session, rnd: Round) -> Round:
+    rnd = locked_round(session, rnd.id)
+    if rnd.status != "settled":
+        session.commit()
+        return rnd
+    rnd.status = "open"
+    record_event(session, rnd, "reopen", revision=rnd.revision, net=(rnd.settlement or {}).get("net"))
+    session.commit()
+    return rnd
