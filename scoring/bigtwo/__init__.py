@@ -12,11 +12,13 @@ from ..errors import ScoringError
 from ..settle import check_players
 from ..stakes import parse_stakes
 from .hands import parse_left_hand
+from .instant import instant_json
+from .round_input import check_instant_claim
 from .rules import GAME, describe_presets, is_bigtwo_preset, presets, resolve_rules
 from .settle import settle_round
 
 __all__ = ["GAME", "settle_round", "describe_presets", "validate_settings", "is_bigtwo_preset", "presets",
-           "parse_left_hand"]
+           "parse_left_hand", "check_instant_win"]
 
 
 def validate_settings(rules: Any, options: Any = None, players: Any = None, banker: Any = None,
@@ -39,3 +41,13 @@ def validate_settings(rules: Any, options: Any = None, players: Any = None, bank
     elif stakes is not None:
         raise ScoringError("checking the stakes needs the players")
     return result
+
+
+def check_instant_win(rules: Any, options: Any, player: str, cards: Any) -> dict:
+    """Check one player's instant-win claim as settling does: ``cards`` are the 13 dealt (text or list).
+
+    Returns the settlement's "instant_win" object ({"player", "hand", "en", "zh", "multiplier"}); raises
+    ScoringError with settling's own message (not a card, a card twice, no instant win these rules pay)."""
+    resolved = resolve_rules(rules, options)
+    kind, factor = check_instant_claim(resolved, player, parse_left_hand(cards, player).cards)
+    return instant_json(player, kind, factor)

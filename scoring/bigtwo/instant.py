@@ -32,3 +32,8 @@ def best_instant_win(cards: tuple[int, ...], multipliers: dict) -> Optional[tupl
         if multipliers.get(hand) is not None:
             return hand, multipliers[hand]
     return None
+
+
+def instant_json(player: str, hand: str, multiplier: int) -> dict:
+    """An instant win as the settlement shows it (its "instant_win")."""
+    return {"player": player, "hand": hand, "en": NAMES[hand][0], "zh": NAMES[hand][1], "multiplier": multiplier}

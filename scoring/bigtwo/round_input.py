@@ -56,6 +56,23 @@ def _hands(rules: BigTwoRules, players: Any) -> tuple[list[str], dict[str, LeftH
     return names, hands
 
 
+def check_instant_claim(rules: BigTwoRules, player: str, cards: tuple[int, ...]) -> tuple[str, int]:
+    """(hand id, multiplier) of the instant win ``player`` claims with ``cards`` (the 13 dealt);
+    ScoringError naming the player when the rules pay no instant win these cards make."""
+    if rules.scheme == "rank":
+        raise ScoringError(f"{player}: rules {rules.preset} score the finishing order and have no instant win")
+    paid = best_instant_win(cards, rules.options["instant_wins"])
+    if paid is None:
+        made = instant_hands(cards)
+        shown = " ".join(CODES[card] for card in cards) or "no cards"
+        if made:
+            raise ScoringError(f"{player}: {INSTANT_NAMES[made[0]][1]} is not an instant win under rules "
+                               f"{rules.preset} (option instant_wins)")
+        raise ScoringError(f"{player}: {shown} is no instant win: 一條龍 needs 13 cards, one of each rank; "
+                           f"四條2 needs the four 2s")
+    return paid
+
+
 def _instant_winner(rules: BigTwoRules, names: list[str], hands: dict[str, LeftHand]) -> Optional[tuple]:
     """(winner, (hand id, multiplier)) when a player claims an instant win, after checking the claim."""
     claims = [name for name in names if hands[name].instant_win]
@@ -64,18 +81,7 @@ def _instant_winner(rules: BigTwoRules, names: list[str], hands: dict[str, LeftH
     if len(claims) > 1:
         raise ScoringError(f"{claims[0]} and {claims[1]} both claim an instant win; only one player can win")
     winner = claims[0]
-    if rules.scheme == "rank":
-        raise ScoringError(f"{winner}: rules {rules.preset} score the finishing order and have no instant win")
-    cards = hands[winner].cards
-    paid = best_instant_win(cards, rules.options["instant_wins"])
-    if paid is None:
-        made = instant_hands(cards)
-        shown = " ".join(CODES[card] for card in cards) or "no cards"
-        if made:
-            raise ScoringError(f"{winner}: {INSTANT_NAMES[made[0]][1]} is not an instant win under rules "
-                               f"{rules.preset} (option instant_wins)")
-        raise ScoringError(f"{winner}: {shown} is no instant win: 一條龍 needs 13 cards, one of each rank; "
-                           f"四條2 needs the four 2s")
+    paid = check_instant_claim(rules, winner, hands[winner].cards)
     for name in names:
         if name != winner and not hands[name].cards:
             raise ScoringError(f"{name} has no cards, but {winner} won instantly: enter the cards each loser "

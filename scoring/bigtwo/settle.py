@@ -7,7 +7,7 @@ from typing import Any, Optional
 from ..errors import ScoringError
 from ..numbers import to_json
 from ..stakes import Stakes, parse_stakes
-from .instant import NAMES as INSTANT_NAMES
+from .instant import instant_json
 from .penalty import Penalty, biggest_losers, card_penalty, instant_win_penalty
 from .round_input import BigTwoRound, check_round_keys, read_round
 from .rules import GAME, BigTwoRules, resolve_rules
@@ -131,8 +131,7 @@ def settle_round(round_: Any, audit: bool = True) -> dict:
     instant = None
     if hand.instant_win is not None:
         kind, factor = hand.instant_win
-        instant = {"player": hand.winner, "hand": kind, "en": INSTANT_NAMES[kind][0],
-                   "zh": INSTANT_NAMES[kind][1], "multiplier": factor}
+        instant = instant_json(hand.winner, kind, factor)
     losers = [name for name in hand.names if name != hand.winner]
     result: dict[str, Any] = {
         "game": GAME,

@@ -78,6 +78,32 @@ def test_instant_win_checks():
                 "Bob": {"cards": "3H 4D 5C 6S 7H 8D 9C TS JH QD KC AS 2H", "instant_win": True}, "Cy": "3C"})
 
 
+@pytest.mark.parametrize("cards, options", [
+    ("3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC", None),                     # 12 cards: no dragon
+    ("3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S 2S", None),               # a card twice
+    ("2S 2H 2D 2C 3S 4S 5S 6S 7S 8S 9S TS JS", None),                  # four 2s, off by default
+    ("3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S", {"instant_wins": {"dragon": None, "same-suit-dragon": None}}),
+])
+def test_check_instant_win_says_what_settling_says(cards, options):
+    """A claim checked on its own (the web app's review) gets settling's own message for the same cards."""
+    rest = {"Bob": "3H", "Cy": "4D"}
+    with pytest.raises(ScoringError) as settling:
+        bigtwo({"Ann": {"cards": cards, "instant_win": True}, **rest}, options=options)
+    with pytest.raises(ScoringError) as alone:
+        scoring.bigtwo.check_instant_win("bigtwo-hk", options, "Ann", cards)
+    assert str(alone.value) == str(settling.value) and str(alone.value).startswith("Ann: ")
+
+
+def test_check_instant_win_returns_the_settlements_instant_win():
+    four_twos = "2S 2H 2D 2C 3S 4S 5S 6S 7S 8S 9S TS JS"
+    options = {"instant_wins": {"four-twos": 3}}
+    settled = bigtwo({"Ann": {"cards": four_twos, "instant_win": True}, "Bob": "3H"}, options=options)
+    claim = scoring.bigtwo.check_instant_win("bigtwo-hk", options, "Ann", four_twos.split())
+    assert claim == settled["instant_win"] and claim["hand"] == "four-twos"
+    with pytest.raises(ScoringError, match="Ann: rules bigtwo-rank score the finishing order"):
+        scoring.bigtwo.check_instant_win("bigtwo-rank", None, "Ann", four_twos)
+
+
 def test_unknown_rules_and_game():
     with pytest.raises(ScoringError, match="unknown Big Two rules 'hk'"):
         scoring.settle({"game": "bigtwo", "rules": "hk", "players": {"A": "", "B": "3S"}})
