@@ -11,9 +11,10 @@ from webapp.rounds import round_json
 
 CSV_COLUMNS = ("round", "status", "banker", "player", "front", "middle", "back", "surrendered",
                "natural", "points", "money", "total_points")
-# Big Two: the cards left, how many, who went out; the finishing place under points by place.
-BIGTWO_CSV_COLUMNS = ("round", "status", "player", "cards_left", "count", "went_out", "place", "points", "money",
-                      "total_points")
+# Big Two: the cards left (for an instant win, the claimant's and everyone's 13 dealt), how many, who went
+# out, who claimed an instant win; the finishing place under points by place.
+BIGTWO_CSV_COLUMNS = ("round", "status", "player", "cards_left", "count", "went_out", "instant_win", "place",
+                      "points", "money", "total_points")
 
 
 def game_export(game: Game, rounds: list[Round]) -> dict[str, Any]:
@@ -39,7 +40,7 @@ def game_csv(game: Game, rounds: list[Round]) -> str:
                 order = rnd.finish_order or []
                 left = [] if hand.state == "out" else hand.cards
                 writer.writerow([rnd.number, rnd.status, hand.player, " ".join(left), len(left),
-                                 "yes" if hand.state == "out" else "",
+                                 "yes" if hand.state == "out" else "", "yes" if hand.instant_win else "",
                                  order.index(hand.player) + 1 if hand.player in order else "", points, money, total])
                 continue
             writer.writerow([

@@ -114,6 +114,19 @@ _LABELS: dict[str, tuple[str, str, str]] = {
                               "要先标明谁出完牌，并输入其他玩家剩下的牌，才能结算。"),
     "settle_blocked_rank": ("Give the finishing order before settling.", "要先輸入名次才能結算。",
                             "要先输入名次才能结算。"),
+    # Big Two instant win (即時勝出: 一條龍, four 2s)
+    "instant_win": ("Instant win", "即時勝出", "即时胜出"),
+    "instant_win_claimed": ("claims an instant win", "報即時勝出", "报即时胜出"),
+    "instant_wins_paid": ("Instant wins these rules pay (the claimant enters the 13 cards dealt)",
+                          "此規則計的即時勝出（報的玩家輸入派到的 13 張牌）", "此规则计的即时胜出（报的玩家输入派到的 13 张牌）"),
+    "instant_cards_n": ("{n} cards dealt (instant win)", "派到 {n} 張（即時勝出）", "派到 {n} 张（即时胜出）"),
+    "manual_help_instant": ("The 13 cards dealt, e.g. 3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S",
+                            "派到的 13 張牌，例如 3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S",
+                            "派到的 13 张牌，例如 3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S"),
+    "instant_losers": ("{name} claims an instant win: give each other player the cards they were dealt.",
+                       "{name} 報即時勝出：請輸入其他每位玩家派到的牌。", "{name} 报即时胜出：请输入其他每位玩家派到的牌。"),
+    "instant_won": ("{name} won instantly", "{name} 即時勝出", "{name} 即时胜出"),
+    "paid_times": ("each loser pays ×{n}", "輸家各付 ×{n}", "输家各付 ×{n}"),
 }
 
 # Review warnings (English wording in webapp.rounds.WARNING_TEXT): Traditional, Simplified.
@@ -127,7 +140,9 @@ _WARNINGS: dict[str, tuple[str, str]] = {
     "low": ("{code} 的讀取信心偏低（{percent}%）。", "{code} 的读取信心偏低（{percent}%）。"),
     "no_cards_left": ("還沒有剩牌：拍照或輸入，或標明此玩家已出完牌。", "还没有剩牌：拍照或输入，或标明此玩家已出完牌。"),
     "too_many": ("剩 {n} 張牌，但一手最多 {limit} 張。", "剩 {n} 张牌，但一手最多 {limit} 张。"),
-    "no_winner": ("請標明出完牌的玩家（贏家）。", "请标明出完牌的玩家（赢家）。"),
+    "no_winner": ("請標明出完牌的玩家（贏家），或報即時勝出的玩家。", "请标明出完牌的玩家（赢家），或报即时胜出的玩家。"),
+    "no_instant_cards": ("報即時勝出：請拍照或輸入派到的 13 張牌。", "报即时胜出：请拍照或输入派到的 13 张牌。"),
+    "instant_refused": ("即時勝出不成立：{reason}", "即时胜出不成立：{reason}"),
     "no_order": ("請輸入名次：每位玩家一次，第一名先。", "请输入名次：每位玩家一次，第一名先。"),
 }
 

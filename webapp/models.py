@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, text
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, false, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -153,6 +153,8 @@ class Hand(Base):
     # Big Two: the cards left in hand, in reading (or typing) order.
     cards: Mapped[list[Any]] = mapped_column(default=list, server_default=text("'[]'"))
     declared_natural: Mapped[bool] = mapped_column(default=False)
+    # Big Two: this player claims an instant win (一條龍, four 2s …); `cards` are then the 13 dealt.
+    instant_win: Mapped[bool] = mapped_column(default=False, server_default=false())
     source: Mapped[str | None] = mapped_column(String(16), nullable=True)
     upload_id: Mapped[int | None] = mapped_column(ForeignKey("uploads.id"), nullable=True)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)

@@ -31,8 +31,26 @@ FAIL = {"400": _json(ERROR, "Bad input"), "401": _json(ERROR, "PIN missing or wr
 
 
 HANDS_HELP = ("player -> Chinese poker: \"AS KS QS / … / …\", {\"surrender\": true} or {\"rows\": …, "
-              "\"natural\": true}; Big Two: \"2S KD 5C\" (cards left), \"\" (went out), {\"cards\": …} or "
-              "{\"out\": true}")
+              "\"natural\": true}; Big Two: \"2S KD 5C\" (cards left), \"\" (went out), {\"cards\": …}, "
+              "{\"out\": true} or {\"cards\": \"<the 13 dealt>\", \"instant_win\": true} (claims an instant win; "
+              "the others then give the cards they were dealt)")
+HAND_INPUT = {"type": "object", "properties": {
+    "rows": {"type": "string", "description": "Chinese poker: \"AS KS QS / … / …\""},
+    "surrender": {"type": "boolean"}, "natural": {"type": "boolean", "description": "Chinese poker: declare a natural"},
+    "cards": {"type": ["string", "array"], "items": {"type": "string"},
+              "description": "Big Two: the cards left (\"2S KD 5C\" or a list); with instant_win, the 13 dealt"},
+    "out": {"type": "boolean", "description": "Big Two: went out (the winner, no cards)"},
+    "instant_win": {"type": "boolean",
+                    "description": "Big Two: claims an instant win (一條龍, four 2s when the rules pay it) with "
+                                   "these cards or the ones entered; scoring's message when they make none"}}}
+HAND = {"type": "object", "properties": {
+    "player": {"type": "string"}, "state": {"enum": ["empty", "cards", "surrender", "out"]},
+    "front": {"type": "array"}, "middle": {"type": "array"}, "back": {"type": "array"},
+    "natural": {"type": "boolean"}, "cards": {"type": "array", "items": {"type": "string"},
+                                              "description": "Big Two: cards left (an instant win: the 13 dealt)"},
+    "instant_win": {"type": "boolean", "description": "Big Two: this player claims an instant win"},
+    "source": {"type": ["string", "null"]}, "photo": {"type": ["string", "null"]},
+    "warnings": {"type": "array"}}}
 BIGTWO_ROUND = {
     "order": {"type": "array", "items": {"type": "string"}, "description": "Big Two: players, first place first"},
     "failed_to_block": {"type": ["string", "null"], "description": "Big Two: the player who failed to block (頂大)"},
@@ -103,8 +121,9 @@ def openapi_document(server_url: str) -> dict[str, Any]:
                 "Re-open a settled round for corrections", {"200": _json(ROUND), **FAIL}, ROUND_PARAMS)},
             "/api/games/{token}/rounds/{number}/hands/{player}": {"put": _op(
                 "Set a hand: {\"rows\": \"AS KS QS / … / …\"}, {\"surrender\": true} or {\"natural\": true}; "
-                "Big Two: {\"cards\": \"2S KD 5C\"} (cards left) or {\"out\": true} (went out, the winner)",
-                {"200": _json(ROUND), **FAIL}, HAND_PARAMS, _json_body({"type": "object"}))},
+                "Big Two: {\"cards\": \"2S KD 5C\"} (cards left), {\"out\": true} (went out, the winner) or "
+                "{\"instant_win\": true} (claims an instant win, with \"cards\": the 13 dealt or those entered)",
+                {"200": _json(ROUND), **FAIL}, HAND_PARAMS, _json_body(HAND_INPUT))},
             "/api/games/{token}/rounds/{number}/hands/{player}/photo": {"post": _op(
                 "Read a photo as this player's hand", {"201": _json(), "413": _json(ERROR), "415": _json(ERROR),
                                                       **FAIL}, HAND_PARAMS, PHOTO_BODY)},
@@ -125,7 +144,10 @@ def openapi_document(server_url: str) -> dict[str, Any]:
             "Error": {"type": "object", "required": ["error"],
                       "properties": {"error": {"type": "string"}, "status": {"type": "integer"}}},
             "RoundInput": {"type": "object", "required": ["rules", "players"], "properties": {
-                "game": {"enum": ["chinese-poker", "bigtwo"]}, "rules": {"type": "string"}, "options": {"type": "object"}, "players": {"type": "object"},
+                "game": {"enum": ["chinese-poker", "bigtwo"]}, "rules": {"type": "string"}, "options": {"type": "object"},
+                "players": {"type": ["object", "array"],
+                            "description": "name -> hand; Big Two: cards left, \"\" (went out) or {\"cards\": "
+                                           "\"<13 dealt>\", \"instant_win\": true}"},
                 "banker": {"type": "string"}, "stakes": {"type": "object"}}},
             "GameInput": {"type": "object", "required": ["players", "rules"], "properties": {
                 "title": {"type": "string"}, "players": {"type": "array", "minItems": 2, "maxItems": 4,
@@ -139,7 +161,7 @@ def openapi_document(server_url: str) -> dict[str, Any]:
                                                       "game": {"enum": ["chinese-poker", "bigtwo"]}}},
             "Round": {"type": "object", "properties": {
                 "number": {"type": "integer"}, "status": {"enum": ["open", "settled"]},
-                "hands": {"type": "array"}, "ready": {"type": "boolean"}, "settlement": {"type": ["object", "null"]},
+                "hands": {"type": "array", "items": HAND}, "ready": {"type": "boolean"}, "settlement": {"type": ["object", "null"]},
                 "warnings": {"type": "array", "description": "What the round lacks (Big Two: winner, order)"},
                 "events": {"type": "array"}, **BIGTWO_ROUND}},
         }},

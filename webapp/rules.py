@@ -6,6 +6,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import scoring
+from scoring.bigtwo.instant import NAMES as INSTANT_NAMES
 
 ScoringError = scoring.ScoringError
 ROWS = ("front", "middle", "back")
@@ -141,25 +142,45 @@ def bigtwo_round_json(preset: str, options: dict[str, Any], hands: list[dict[str
                       pair_stakes: list[dict[str, Any]]) -> dict[str, Any]:
     """A Big Two round in `python -m scoring settle`'s input shape.
 
-    Each hand: {"player", "state": "out"|"cards"|"empty", "cards": [codes]}; the player who went out
-    is sent as "" (holds no cards). Under points by place (scheme rank) only the order counts."""
+    Each hand: {"player", "state": "out"|"cards"|"empty", "cards": [codes], "instant_win": bool}; the
+    player who went out is sent as "" (holds no cards), the one claiming an instant win as
+    {"cards": "<the 13 dealt>", "instant_win": true}. Under points by place (scheme rank) only the order
+    counts."""
     data: dict[str, Any] = {"game": BIG_TWO, "rules": preset, "options": dict(options),
                             "stakes": stakes_json(stake, pair_stakes)}
     if bigtwo_rules(preset, options)["scheme"] == "rank":
         data["players"] = [hand["player"] for hand in hands]
         data["order"] = list(order or [])
     else:
-        data["players"] = {hand["player"]: "" if hand["state"] == "out" else " ".join(hand["cards"])
-                           for hand in hands}
+        data["players"] = {hand["player"]: _bigtwo_entry(hand) for hand in hands}
     if failed_to_block:
         data["failed_to_block"] = failed_to_block
     return data
 
 
+def _bigtwo_entry(hand: dict[str, Any]) -> str | dict[str, Any]:
+    if hand["state"] == "out":
+        return ""
+    cards = " ".join(hand["cards"])
+    return {"cards": cards, "instant_win": True} if hand.get("instant_win") else cards
+
+
 def bigtwo_rules(preset: str, options: dict[str, Any]) -> dict[str, Any]:
-    """What the Big Two pages need of a game's rules: scheme (cards | rank), max_cards, block_rule."""
+    """What the Big Two pages need of a game's rules: scheme (cards | rank), max_cards, block_rule, and
+    instant_wins: the instant wins the rules pay, best first ([] under points by place)."""
     resolved = scoring.bigtwo.resolve_rules(preset, options)
-    return {name: resolved.options[name] for name in ("scheme", "max_cards", "block_rule")}
+    wins = resolved.options["instant_wins"]
+    paid = [] if resolved.options["scheme"] == "rank" else [
+        {"hand": hand, "en": en, "zh": zh, "multiplier": wins[hand]}
+        for hand, (en, zh) in INSTANT_NAMES.items() if wins.get(hand) is not None]
+    return {**{name: resolved.options[name] for name in ("scheme", "max_cards", "block_rule")},
+            "instant_wins": paid}
+
+
+def check_instant_win(preset: str, options: dict[str, Any], player: str, cards: list[str]) -> dict[str, Any]:
+    """An instant-win claim checked as settling checks it: the settlement's "instant_win" object, or
+    ScoringError with scoring's own message (no dragon, a card twice, not paid by these rules …)."""
+    return scoring.bigtwo.check_instant_win(preset, options, player, cards)
 
 
 def parse_cards_left(text: str, player: str) -> list[str]:

@@ -6,7 +6,8 @@ from typing import Any
 
 
 def settlement_view(settlement: dict[str, Any] | None, players: list[str]) -> dict[str, Any] | None:
-    """None before settling; otherwise totals, per-pair rows with hand names, and audit notes."""
+    """None before settling; otherwise totals, per-pair rows with hand names, audit notes and (Big Two)
+    the instant win the winner claimed ({"player", "hand", "en", "zh", "multiplier"}, else None)."""
     if not settlement:
         return None
     notes = []
@@ -33,6 +34,7 @@ def settlement_view(settlement: dict[str, Any] | None, players: list[str]) -> di
         "money": settlement.get("money") or {},
         "pairs": [_pair_view(p) for p in settlement.get("pairs") or [] if isinstance(p, dict)],
         "notes": notes,
+        "instant_win": settlement.get("instant_win") if isinstance(settlement.get("instant_win"), dict) else None,
     }
 
 

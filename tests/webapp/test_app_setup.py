@@ -81,8 +81,9 @@ def test_static_assets_are_served_locally(client):
 
 
 def test_upgrade_from_0001_keeps_existing_games_as_chinese_poker(app_config):
-    """A database made by revision 0001 (before Big Two), with a game and a round in it, is upgraded at start:
-    the game becomes Chinese poker, its hands get no cards left, and it still plays; downgrading works too."""
+    """A database made by revision 0001 (before Big Two), with a game and a round in it, is upgraded at start
+    (0002, then 0003): the game becomes Chinese poker, its hands get no cards left and claim no instant win,
+    and it still plays; downgrading works too."""
     from alembic import command
     from alembic.migration import MigrationContext
 
@@ -110,9 +111,10 @@ def test_upgrade_from_0001_keeps_existing_games_as_chinese_poker(app_config):
     upgraded = create_app(app_config)  # migrates to the newest revision at start
     try:
         with get_engine(upgraded).connect() as conn:
-            assert MigrationContext.configure(conn).get_current_revision() == "0002"
+            assert MigrationContext.configure(conn).get_current_revision() == "0003"
             assert conn.execute(text("SELECT game_type FROM games")).scalar() == "chinese-poker"
             assert conn.execute(text("SELECT count(*) FROM hands WHERE cards IS NULL")).scalar() == 0
+            assert conn.execute(text("SELECT count(*) FROM hands WHERE instant_win = false")).scalar() == 2
         client = upgraded.test_client()
         token = "old-game-token-0123456789"
         assert client.get(f"/api/games/{token}").get_json()["game"] == "chinese-poker"
@@ -123,6 +125,11 @@ def test_upgrade_from_0001_keeps_existing_games_as_chinese_poker(app_config):
         assert client.get(f"/api/games/{token}/rounds/1").get_json()["status"] == "settled"
     finally:
         get_engine(upgraded).dispose()
+    with engine.begin() as conn:
+        command.downgrade(migration_config(conn), "0002")
+    with engine.connect() as conn:
+        assert "instant_win" not in {c["name"] for c in inspect(conn).get_columns("hands")}
+        assert "cards" in {c["name"] for c in inspect(conn).get_columns("hands")}
     with engine.begin() as conn:
         command.downgrade(migration_config(conn), "0001")
     with engine.connect() as conn:

@@ -153,7 +153,7 @@ def test_cards_for_the_player_who_went_out_are_refused_and_kept(client):
     assert response.status_code == 409
     assert "Ann went out (the winner holds no cards)" in htmllib.unescape(html) and _textarea(html) == "AS AH"
     assert _round_json(client, token, number)["hands"][0] == {
-        "player": "Ann", "state": "out", "cards": [], "source": None, "photo": None,
+        "player": "Ann", "state": "out", "cards": [], "instant_win": False, "source": None, "photo": None,
         "warnings": []}
 
 
@@ -282,7 +282,7 @@ def test_low_confidence_cards_are_flagged_on_the_review(client, monkeypatch):
     assert "2 cards read" in page and "2 cards left" in page
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
-    assert "KD 的讀取信心偏低（31%）。" in page and "請標明出完牌的玩家（贏家）。" in page
+    assert "KD 的讀取信心偏低（31%）。" in page and "請標明出完牌的玩家（贏家），或報即時勝出的玩家。" in page
 
 
 # ---------------------------------------------------------------- history and exports
@@ -303,8 +303,8 @@ def test_history_chart_and_exports_include_big_two_rounds(client):
                                                                    {"Ann": -3, "Bob": 19, "Cy": -16}]
     assert exported["standings"]["points"] == {"Ann": "16", "Bob": "16", "Cy": "-32"}
     rows = list(csv.DictReader(io.StringIO(client.get(f"/g/{token}/export.csv").get_data(as_text=True))))
-    assert list(rows[0]) == ["round", "status", "player", "cards_left", "count", "went_out", "place", "points",
-                             "money", "total_points"]
+    assert list(rows[0]) == ["round", "status", "player", "cards_left", "count", "went_out", "instant_win", "place",
+                             "points", "money", "total_points"]
     cy = [r for r in rows if r["player"] == "Cy"]
     assert cy[0]["cards_left"] == CY_LEFT and cy[0]["count"] == "8" and cy[1]["total_points"] == "-32"
     assert cy[0]["money"] == "-8"  # 16 points at 0.5 a point
@@ -369,3 +369,237 @@ def test_finishing_order_through_the_api(client):
     client.post(f"/api/games/{chinese}/rounds")
     refused = client.put(f"/api/games/{chinese}/rounds/1", json={"order": ["Bob", "Ann"]})
     assert refused.status_code == 400 and "Big Two games only" in refused.get_json()["error"]
+
+
+# ---------------------------------------------------------------- instant win (即時勝出)
+
+DRAGON = "3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S"          # 一條龍: one of each rank
+FOUR_TWOS = "2S 2H 2D 2C 3S 4S 5S 6S 7S 8S 9S TS JS"       # 四條2: an instant win only when the rules say so
+
+
+def _dealt(claimed: str) -> tuple[str, str]:
+    """Bob's and Cy's 13 cards dealt, from the cards the claimant does not hold."""
+    rest = [rank + suit for rank in "3456789TJQKA2" for suit in "SHDC" if rank + suit not in claimed.split()]
+    return " ".join(rest[:13]), " ".join(rest[13:26])
+
+
+def _claim(client, token: str, number: int, seat: int, value: str = "1"):
+    return client.post(f"/g/{token}/r/{number}/p/{seat}/instant",
+                       data={"csrf_token": csrf_token(client), "value": value, "return": "round"})
+
+
+def _scoring_refusal(players: dict, **extra) -> str:
+    import scoring
+
+    with pytest.raises(scoring.ScoringError) as refused:
+        scoring.settle({"game": "bigtwo", "rules": "bigtwo-hk", "players": players, **extra})
+    return str(refused.value)
+
+
+def test_a_dragon_claim_settles_as_scoring_does(client, app):
+    """The claimant types the 13 cards dealt, the others theirs; the round is sent to scoring in the very
+    shape `python -m scoring settle` reads, and its net is scoring.settle's for the same cards."""
+    import subprocess
+    import sys
+
+    import scoring
+
+    from webapp import rounds
+
+    bob, cy = _dealt(DRAGON)
+    token = _bigtwo_game(client)
+    number = new_round(client, token)
+    page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert 'id="instant-0"' in page and 'id="instant-help"' not in page
+    _mark_out(client, token, number, 1)
+    assert _claim(client, token, number, 0).headers["Location"].endswith(f"/r/{number}")
+    data = _round_json(client, token, number)
+    assert [(h["state"], h["instant_win"]) for h in data["hands"]] == [("empty", True), ("empty", False),
+                                                                       ("empty", False)]  # Bob is no longer out
+    assert [w["key"] for w in data["hands"][0]["warnings"]] == ["no_instant_cards"] and data["warnings"] == []
+    assert "Ann claims an instant win: give each other player the cards they were dealt." in \
+        htmllib.unescape(client.get(f"/g/{token}/r/{number}").get_data(as_text=True))
+    assert enter_rows(client, token, number, 0, DRAGON.lower()).status_code == 303
+    assert enter_rows(client, token, number, 1, bob).status_code == 303
+    assert enter_rows(client, token, number, 2, cy).status_code == 303
+    data = _round_json(client, token, number)
+    assert data["ready"] is True and data["hands"][0]["cards"] == DRAGON.split() and data["hands"][0]["instant_win"]
+    with app.app_context():
+        game = get_session().scalars(select(Game).where(Game.token == token)).one()
+        sent = rounds.round_input(game, rounds.find_round(get_session(), game, number))
+    assert sent["players"] == {"Ann": {"cards": DRAGON, "instant_win": True}, "Bob": bob, "Cy": cy}
+    cli = subprocess.run([sys.executable, "-m", "scoring", "settle", "-"], input=json.dumps(sent), text=True,
+                         capture_output=True, cwd=ROOT, check=True)
+
+    assert _settle(client, token, number).status_code == 303
+    settled = _round_json(client, token, number)
+    expected = scoring.settle({"game": "bigtwo", "rules": "bigtwo-hk",
+                               "players": {"Ann": {"cards": DRAGON, "instant_win": True}, "Bob": bob, "Cy": cy}})
+    assert settled["status"] == "settled"
+    assert settled["settlement"]["net"] == expected["net"] == json.loads(cli.stdout)["net"] == \
+        {"Ann": 78, "Bob": -39, "Cy": -39}  # 13 cards ×3 (三炒), not ×4: the instant win replaces the tiers
+    assert settled["settlement"]["instant_win"] == expected["instant_win"]
+    page = htmllib.unescape(client.get(f"/g/{token}/r/{number}").get_data(as_text=True))
+    shown = re.search(r'<p id="instant-win">(.*?)</p>', page, re.S)
+    assert shown and "Ann won instantly" in shown.group(1) and "一條龍" in shown.group(1) and "×3" in shown.group(1)
+    assert "claims an instant win" in page and "13 cards dealt (instant win)" in page
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})
+    page = htmllib.unescape(client.get(f"/g/{token}/r/{number}").get_data(as_text=True))
+    assert "Ann 即时胜出" in page and "一条龙" in page and "输家各付 ×3" in page
+
+
+@pytest.mark.parametrize("typed", [
+    DRAGON.rsplit(" ", 1)[0],                   # 12 cards: one short of a dragon
+    FOUR_TWOS,                                  # four 2s, which bigtwo-hk does not pay by default
+    "3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC AS",   # 13 cards, an ace twice over and no 2
+])
+def test_a_claim_that_is_no_instant_win_is_refused_and_kept(client, typed):
+    token = _bigtwo_game(client)
+    number = new_round(client, token)
+    _claim(client, token, number, 0)
+    response = enter_rows(client, token, number, 0, typed)
+    html = response.get_data(as_text=True)
+    says = _scoring_refusal({"Ann": {"cards": typed, "instant_win": True}, "Bob": "3H", "Cy": "3D"})
+    assert response.status_code == 400 and says.startswith("Ann: ")
+    assert htmllib.unescape(re.search(r'id="error">(.*?)</p>', html, re.S).group(1)) == says
+    assert _textarea(html) == typed and 'id="instant"' in html and "🐉 Instant win ✓" in html
+    hand = _round_json(client, token, number)["hands"][0]
+    assert hand["instant_win"] is True and hand["state"] == "empty" and hand["cards"] == []
+
+
+def test_the_review_refuses_a_claim_on_cards_that_make_none(client):
+    """Cards entered first (as a photo would be), then claimed: the review shows scoring's message, settling
+    waits; marking a player as gone out withdraws the claim and the cards settle as cards left."""
+    import scoring
+
+    token = _bigtwo_game(client)
+    number = new_round(client, token)
+    enter_rows(client, token, number, 0, FOUR_TWOS)
+    enter_rows(client, token, number, 1, "AS KD 5C")
+    assert _claim(client, token, number, 0).status_code == 303
+    data = _round_json(client, token, number)
+    says = _scoring_refusal({"Ann": {"cards": FOUR_TWOS, "instant_win": True}, "Bob": "3H"})
+    assert data["hands"][0]["warnings"] == [{"level": "error", "text": says, "key": "instant_refused",
+                                             "params": {"reason": says}}]
+    assert data["ready"] is False and "四條2（四字D） is not an instant win under rules bigtwo-hk" in says
+    _settle(client, token, number)
+    assert _round_json(client, token, number)["status"] == "open"
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
+    assert "即時勝出不成立：" + says in htmllib.unescape(client.get(f"/g/{token}/r/{number}").get_data(as_text=True))
+    _mark_out(client, token, number, 2)  # Cy went out after all: Ann's claim is withdrawn, her cards kept
+    data = _round_json(client, token, number)
+    assert [(h["state"], h["instant_win"]) for h in data["hands"]] == [("cards", False), ("cards", False),
+                                                                       ("out", False)]
+    _settle(client, token, number)
+    expected = scoring.settle({"game": "bigtwo", "rules": "bigtwo-hk",
+                               "players": {"Ann": FOUR_TWOS, "Bob": "AS KD 5C", "Cy": ""}})
+    assert _round_json(client, token, number)["settlement"]["net"] == expected["net"] == \
+        {"Ann": -52, "Bob": -3, "Cy": 55}  # 13 cards left: 四炒 ×4
+
+
+def test_four_twos_from_a_photo_when_the_rules_pay_them(client, monkeypatch):
+    """Rules that pay four 2s offer them on the hand page; the claimant's 13 cards come from a photo read in
+    loose mode, the claim is checked by the review, and the round settles as scoring does."""
+    import scoring
+
+    from webapp import reader
+    from webapp_testkit import jpeg_bytes
+
+    wins = {"same-suit-dragon": 3, "dragon": 3, "four-twos": 3}
+    token = _bigtwo_game(client, **{"opt-bigtwo-hk-instant_wins": json.dumps(wins)})
+    plain = _bigtwo_game(client)
+    number = new_round(client, token)
+    paid = re.search(r'id="instant-paid">(.*?)</p>', client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True),
+                     re.S).group(1)
+    new_round(client, plain)
+    assert "Four 2s" in paid and "Four 2s" not in client.get(f"/g/{plain}/r/1/p/0").get_data(as_text=True)
+    modes = []
+    reading = {"cards": [{"code": code, "confidence": 0.95, "box": [i * 10, 0, i * 10 + 8, 12], "row": None}
+                         for i, code in enumerate(FOUR_TWOS.split())], "rows": None, "warnings": []}
+    monkeypatch.setattr(reader, "_read", lambda data, loose: modes.append(loose) or reading)
+    _claim(client, token, number, 0)
+    response = client.post(f"/g/{token}/r/{number}/p/0/photo", data={
+        "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "dealt.jpg")},
+        content_type="multipart/form-data")
+    assert response.status_code == 303 and modes == [True]
+    bob, cy = _dealt(FOUR_TWOS)
+    enter_rows(client, token, number, 1, bob)
+    enter_rows(client, token, number, 2, cy)
+    data = _round_json(client, token, number)
+    assert data["hands"][0]["cards"] == FOUR_TWOS.split() and data["hands"][0]["source"] == "photo"
+    assert data["ready"] is True
+    _settle(client, token, number)
+    expected = scoring.settle({"game": "bigtwo", "rules": "bigtwo-hk", "options": {"instant_wins": wins},
+                               "players": {"Ann": {"cards": FOUR_TWOS, "instant_win": True}, "Bob": bob, "Cy": cy}})
+    settlement = _round_json(client, token, number)["settlement"]
+    assert settlement["net"] == expected["net"] and settlement["instant_win"]["hand"] == "four-twos"
+
+
+def test_exports_include_the_instant_win(client):
+    bob, cy = _dealt(DRAGON)
+    token = _bigtwo_game(client)
+    number = new_round(client, token)
+    _claim(client, token, number, 0)
+    for seat, cards in enumerate((DRAGON, bob, cy)):
+        enter_rows(client, token, number, seat, cards)
+    _settle(client, token, number)
+    exported = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    hands = exported["rounds"][0]["hands"]
+    assert [h["instant_win"] for h in hands] == [True, False, False] and hands[0]["cards"] == DRAGON.split()
+    assert exported["rounds"][0]["settlement"]["instant_win"]["hand"] == "dragon"
+    assert exported["standings"]["points"] == {"Ann": "78", "Bob": "-39", "Cy": "-39"}
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/g/{token}/export.csv").get_data(as_text=True))))
+    assert [(r["player"], r["instant_win"], r["went_out"], r["count"], r["points"]) for r in rows] == [
+        ("Ann", "yes", "", "13", "78"), ("Bob", "", "", "13", "-39"), ("Cy", "", "", "13", "-39")]
+    assert rows[0]["cards_left"] == DRAGON
+    history = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert re.search(r"<strong>instant_win</strong> · Ann", history)  # the claim is in the round's changes
+
+
+def test_an_instant_win_through_the_api(client):
+    import scoring
+
+    token = client.post("/api/games", json={"rules": "bigtwo-hk", "players": ["Ann", "Bob", "Cy"]}).get_json()["token"]
+    bob, cy = _dealt(DRAGON)
+    hands = {"Ann": {"cards": DRAGON, "instant_win": True}, "Bob": bob, "Cy": cy}  # as scoring reads a round
+    created = client.post(f"/api/games/{token}/rounds", json={"hands": hands, "settle": True})
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    expected = scoring.settle({"game": "bigtwo", "rules": "bigtwo-hk", "players": hands})
+    assert body["settlement"]["net"] == expected["net"] and body["settlement"]["instant_win"]["hand"] == "dragon"
+    assert body["hands"][0]["instant_win"] is True and body["hands"][0]["cards"] == DRAGON.split()
+
+    for bad, says in (
+        ({"Ann": {"cards": DRAGON, "instant_win": True}, "Bob": {"cards": bob, "instant_win": True}},
+         "Ann and Bob both claim an instant win"),
+        ({"Ann": {"cards": DRAGON, "instant_win": True}, "Bob": ""}, "Bob has no cards, but Ann won instantly"),
+    ):
+        refused = client.post(f"/api/games/{token}/rounds", json={"hands": bad})
+        assert refused.status_code == 400 and says in refused.get_json()["error"]
+    assert len(client.get(f"/api/games/{token}").get_json()["rounds"]) == 1  # refused before a round was made
+
+    client.post(f"/api/games/{token}/rounds")
+    short = DRAGON.rsplit(" ", 1)[0]
+    refused = client.put(f"/api/games/{token}/rounds/2/hands/Ann", json={"cards": short, "instant_win": True})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == _scoring_refusal({"Ann": {"cards": short, "instant_win": True}, "Bob": "3H"})
+    assert client.get(f"/api/games/{token}/rounds/2").get_json()["hands"][0]["instant_win"] is False  # nothing kept
+    for body, says in (({"instant_win": "yes"}, "instant_win must be true or false"),
+                       ({"instant_win": True, "out": True}, "cannot both go out and claim an instant win")):
+        refused = client.put(f"/api/games/{token}/rounds/2/hands/Ann", json=body)
+        assert refused.status_code == 400 and says in refused.get_json()["error"]
+    client.put(f"/api/games/{token}/rounds/2/hands/Ann", json={"cards": short})
+    claimed = client.put(f"/api/games/{token}/rounds/2/hands/Ann", json={"instant_win": True}).get_json()
+    assert claimed["hands"][0]["instant_win"] is True and claimed["hands"][0]["warnings"][0]["key"] == "instant_refused"
+    fixed = client.post(f"/api/games/{token}/rounds/2/hands/Ann/correct", json={"row": "cards", "index": 12,
+                                                                               "code": "2s"}).get_json()
+    assert fixed["hands"][0]["cards"] == DRAGON.split() and fixed["hands"][0]["warnings"] == []
+
+    rank = client.post("/api/games", json={"rules": "bigtwo-rank", "players": ["Ann", "Bob"]}).get_json()["token"]
+    client.post(f"/api/games/{rank}/rounds")
+    refused = client.put(f"/api/games/{rank}/rounds/1/hands/Ann", json={"instant_win": True})
+    assert refused.status_code == 400 and "pay no instant win" in refused.get_json()["error"]
+    document = client.get("/api/openapi.json").get_json()
+    hand_body = document["paths"]["/api/games/{token}/rounds/{number}/hands/{player}"]["put"]["requestBody"]
+    assert "instant_win" in hand_body["content"]["application/json"]["schema"]["properties"]
+    assert "instant_win" in document["components"]["schemas"]["Round"]["properties"]["hands"]["items"]["properties"]

@@ -3,19 +3,20 @@ warnings, settlement and re-opening. Every change leaves a RoundEvent.
 
 A Chinese-poker hand is three rows (front, middle, back: 3/5/5 cards). A Big Two hand is one list,
 the cards left in hand (the `cards` "row", up to the rules' max_cards), or state "out" for the one
-player who went out; the round may also carry the finishing order (points by place) and the player
+player who went out, or (`instant_win`) the 13 cards dealt of the one player claiming an instant win; the round may also carry the finishing order (points by place) and the player
 who failed to block (頂大).
 
 One module a concern; this package's names are the public ones, used as `rounds.X`:
 errors (RoundError), shape (rows and sizes of a hand), loading (find, lock, checks, events),
-creation, parsing (typed cards), hands (typed cards, surrender, natural, who went out, finishing
-order), corrections, photos, review (warnings, readiness, scoring's input), settling, serialise (JSON)."""
+creation, parsing (typed cards), hands (typed cards, surrender, natural, who went out, instant win,
+finishing order), corrections, photos, review (warnings, readiness, scoring's input), settling, serialise (JSON)."""
 from __future__ import annotations
 
 from webapp.rounds.corrections import correct_card, remove_card, swap_rows
 from webapp.rounds.creation import new_round
 from webapp.rounds.errors import RoundError
-from webapp.rounds.hands import set_manual, set_natural, set_out, set_round_details, set_surrender
+from webapp.rounds.hands import (set_instant_win, set_manual, set_natural, set_out, set_round_details,
+                                 set_surrender)
 from webapp.rounds.loading import find_round, require_open
 from webapp.rounds.parsing import normalise, parse_cards_left, parse_rows, parse_typed
 from webapp.rounds.photos import add_photo
@@ -28,6 +29,6 @@ __all__ = [
     "CARDS_LEFT", "NOT_READY", "ROWS", "ROW_SIZES", "WARNING_TEXT", "RoundError", "add_photo", "bigtwo_rules",
     "correct_card", "find_round", "hand_json", "hand_warnings", "layout", "new_round", "normalise",
     "parse_cards_left", "parse_rows", "parse_typed", "ready_to_settle", "remove_card", "reopen", "require_open",
-    "round_input", "round_json", "round_warnings", "set_manual", "set_natural", "set_out", "set_round_details",
+    "round_input", "round_json", "round_warnings", "set_instant_win", "set_manual", "set_natural", "set_out", "set_round_details",
     "set_surrender", "settle", "swap_rows",
 ]

@@ -2,6 +2,8 @@
 RoundEvent every change leaves."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import select
@@ -55,3 +57,14 @@ def require_holding(hand: Hand) -> None:
 
 def record_event(session: Session, rnd: Round, kind: str, player: str | None = None, **detail: Any) -> None:
     session.add(RoundEvent(round_id=rnd.id, kind=kind, player=player, detail=detail))
+
+
+@contextmanager
+def changing_hand(session: Session, rnd: Round, player: str) -> Iterator[tuple[Round, Hand]]:
+    """One change to a player's hand: the round locked and open, the hand locked; commits when the
+    block ends without an error (the block records its event)."""
+    rnd = locked_round(session, rnd.id)
+    require_open(rnd)
+    hand = locked_hand(session, rnd, player)
+    yield rnd, hand
+    session.commit()

@@ -32,7 +32,8 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
     for hand in rnd.hands:
         notes = out[hand.player]
         if hand.state == "empty":
-            notes.append(_note("error", "no_cards_left" if game.is_bigtwo else "no_cards"))
+            key = ("no_instant_cards" if hand.instant_win else "no_cards_left") if game.is_bigtwo else "no_cards"
+            notes.append(_note("error", key))
             continue
         if hand.state in ("surrender", "out"):
             continue
@@ -67,7 +68,20 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
                 if _RESTATED_READER_WARNING.match(text):
                     continue  # counts and confidence are re-checked above against the hand as it is now
                 notes.append({"level": "warn", "text": text})
+        if hand.instant_win and not any(n["level"] == "error" for n in notes):
+            refused = _instant_win_refused(game, hand.player, codes)
+            if refused:
+                notes.append(_note("error", "instant_refused", reason=refused))
     return out
+
+
+def _instant_win_refused(game: Game, player: str, codes: list[str]) -> str | None:
+    """Scoring's message when the claimed cards make no instant win the rules pay; None when they do."""
+    try:
+        rules.check_instant_win(game.preset, game.options, player, codes)
+    except rules.ScoringError as err:
+        return str(err)
+    return None
 
 
 def round_warnings(rnd: Round) -> list[dict[str, Any]]:
@@ -78,7 +92,7 @@ def round_warnings(rnd: Round) -> list[dict[str, Any]]:
     if bigtwo_rules(game)["scheme"] == "rank":
         order = rnd.finish_order or []
         return [] if sorted(order) == sorted(h.player for h in rnd.hands) else [_note("error", "no_order")]
-    return [] if any(h.state == "out" for h in rnd.hands) else [_note("error", "no_winner")]
+    return [] if any(h.state == "out" or h.instant_win for h in rnd.hands) else [_note("error", "no_winner")]
 
 
 # English wording of the review warnings; webapp.i18n has the Chinese ones under the same keys.
@@ -92,7 +106,9 @@ WARNING_TEXT = {
     "low": "{code} was read with low confidence ({percent}%).",
     "no_cards_left": "No cards left yet: take a photo or type them, or mark this player as the one who went out.",
     "too_many": "{n} cards left, but a hand holds at most {limit}.",
-    "no_winner": "Mark the player who went out (the winner).",
+    "no_winner": "Mark the player who went out (the winner), or the one who claims an instant win.",
+    "no_instant_cards": "Claims an instant win: take a photo of the 13 cards dealt or type them.",
+    "instant_refused": "{reason}",
     "no_order": "Give the finishing order: every player once, first place first.",
 }
 
@@ -118,7 +134,8 @@ def ready_to_settle(rnd: Round) -> bool:
 def round_input(game: Game, rnd: Round) -> dict[str, Any]:
     """The round in scoring's input shape."""
     if game.is_bigtwo:
-        hands = [{"player": h.player, "state": h.state, "cards": h.cards} for h in rnd.hands]
+        hands = [{"player": h.player, "state": h.state, "cards": h.cards, "instant_win": h.instant_win}
+                 for h in rnd.hands]
         return rules.bigtwo_round_json(game.preset, game.options, hands, rnd.finish_order, rnd.failed_to_block,
                                        game.stake, game.pair_stakes)
     hands = [{"player": h.player, "state": h.state, "front": h.front, "middle": h.middle, "back": h.back,

@@ -11,8 +11,8 @@ from webapp.rounds.review import hand_warnings, ready_to_settle, round_warnings
 def hand_json(hand: Hand, game: Game) -> dict[str, Any]:
     photo = hand.upload.photo_sha256 if hand.upload else None
     if game.is_bigtwo:
-        return {"player": hand.player, "state": hand.state, "cards": hand.cards, "source": hand.source,
-                "photo": photo}
+        return {"player": hand.player, "state": hand.state, "cards": hand.cards, "instant_win": hand.instant_win,
+                "source": hand.source, "photo": photo}
     return {"player": hand.player, "state": hand.state, "front": hand.front, "middle": hand.middle,
             "back": hand.back, "natural": hand.declared_natural, "source": hand.source, "photo": photo}
 

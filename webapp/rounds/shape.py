@@ -20,5 +20,5 @@ def layout(game: Game) -> dict[str, int]:
 
 
 def bigtwo_rules(game: Game) -> dict[str, Any]:
-    """scheme (cards | rank), max_cards and block_rule of a Big Two game's rules."""
+    """scheme (cards | rank), max_cards, block_rule and the instant wins paid of a Big Two game's rules."""
     return rules.bigtwo_rules(game.preset, game.options)

@@ -142,7 +142,7 @@ def new_round(token: str):  # type: ignore[no-untyped-def]
         return _error("The body must be a JSON object.", 400)
     key = request.headers.get("Idempotency-Key") or data.get("idempotency_key")
     if game.is_bigtwo:
-        _check_one_out(data.get("hands") or {})
+        _check_one_winner(data.get("hands") or {})
     rnd, created = rounds.new_round(get_session(), game, key)
     number = rnd.number
     if created:
@@ -190,45 +190,61 @@ def _apply_hand(game: Game, rnd: Round, player: str, entry: Any) -> None:
         rounds.set_natural(db, rnd, player, bool(entry["natural"]))
 
 
-def _check_one_out(hands: Any) -> None:
-    """Big Two: at most one player goes out (scoring's rule), said before a round is made."""
+def _check_one_winner(hands: Any) -> None:
+    """Big Two: one winner, gone out or claiming an instant win (scoring's rule and words), said before a
+    round is made (marking a winner unmarks the one before, so the body's order would decide)."""
     if not isinstance(hands, dict):
         raise rounds.RoundError("'hands' must be an object: player -> cards.")
     def out(entry: Any) -> bool:
         if isinstance(entry, dict):
-            return bool(entry.get("out")) or entry.get("cards") in ("", [])
+            return bool(entry.get("out")) or (entry.get("cards") in ("", []) and not entry.get("instant_win"))
         return entry in ("", [])
     players = [player for player, entry in hands.items() if out(entry)]
+    claims = [player for player, entry in hands.items() if isinstance(entry, dict) and entry.get("instant_win")]
     if len(players) > 1:
         raise rounds.RoundError(f"{', '.join(players[:-1])} and {players[-1]} hold no cards: exactly one player "
                                 f"goes out (the winner); give the others' cards left.")
+    if len(claims) > 1:
+        raise rounds.RoundError(f"{claims[0]} and {claims[1]} both claim an instant win; only one player can win")
+    if claims and players:
+        raise rounds.RoundError(f"{players[0]} has no cards, but {claims[0]} won instantly: enter the cards each "
+                                f"loser was dealt")
 
 
 def _apply_cards_left(game: Game, rnd: Round, player: str, entry: Any) -> None:
-    """Big Two, as scoring reads a player: "2S KD 5C" or a list, "" for the player who went out;
-    or {"cards": …}, {"out": true|false}."""
+    """Big Two, as scoring reads a player: "2S KD 5C" or a list, "" for the player who went out,
+    {"cards": <the 13 dealt>, "instant_win": true} for an instant win; or {"cards": …}, {"out": true|false},
+    {"instant_win": true|false} (a claim with the cards already entered)."""
     db = get_session()
     if isinstance(entry, (str, list)):
         entry = {"cards": entry}
     if not isinstance(entry, dict):
         raise rounds.RoundError(f"Cards of {player}: give the cards left as a text or a list, or {{\"out\": true}}.")
-    unknown = sorted(set(entry) - {"cards", "out"})
+    unknown = sorted(set(entry) - {"cards", "out", "instant_win"})
     if unknown:
         raise rounds.RoundError(f"Hand of {player}: unknown key '{unknown[0]}'; a Big Two hand takes 'cards' (the "
-                                f"cards left) or 'out' (went out).")
+                                f"cards left), 'out' (went out) or 'instant_win' (claims an instant win).")
+    claim = entry.get("instant_win")
+    if claim is not None and not isinstance(claim, bool):
+        raise rounds.RoundError(f"{player}: instant_win must be true or false, not {claim!r}")
+    if claim and entry.get("out"):
+        raise rounds.RoundError(f"{player} cannot both go out and claim an instant win: an instant win shows the "
+                                f"13 cards dealt.")
     cards = entry.get("cards")
     if isinstance(cards, list):
         cards = " ".join(str(c) for c in cards)
     if cards is not None and not isinstance(cards, str):
         raise rounds.RoundError(f"Cards of {player}: 'cards' must be a text like '2S KD 5C' or a list of cards.")
-    out = entry.get("out", True if cards is not None and not cards.strip() else None)
+    out = entry.get("out", True if cards is not None and not cards.strip() and not claim else None)
     if out and cards and cards.strip():
         raise rounds.RoundError(f"{player} went out, so holds no cards: leave 'cards' out (or empty), or "
                                 f"give the cards left without \"out\": true.")
-    if out is not None:
+    if out is not None and not claim:
         rounds.set_out(db, rnd, player, bool(out))
     if cards and cards.strip():
-        rounds.set_manual(db, rnd, player, rounds.parse_cards_left(game, player, cards))
+        rounds.set_manual(db, rnd, player, rounds.parse_cards_left(game, player, cards), instant_win=claim)
+    elif claim is not None:
+        rounds.set_instant_win(db, rnd, player, claim)
 
 
 @bp.put("/games/<token>/rounds/<int:number>")

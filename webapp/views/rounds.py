@@ -1,5 +1,5 @@
 """Round pages: each player's hand (photo, camera, webcam, manual, surrender, natural; Big Two: cards
-left, who went out), review, corrections, settlement, re-opening, and the stored photos."""
+left, who went out, an instant-win claim), review, corrections, settlement, re-opening, and the stored photos."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -71,7 +71,7 @@ def hand(token: str, number: int, seat: int, error: str | None = None, status: i
     return render_template(
         "hand.html", game=game, rnd=rnd, hand=the_hand, seat=seat, summary=summary, warnings=warnings, low=low,
         error=error, webcam=bool(str(current_app.config.get("WEBCAM_DEVICE", "")).strip()),
-        layout=rounds.layout(game), typed=typed,
+        layout=rounds.layout(game), typed=typed, bigtwo=rounds.bigtwo_rules(game) if game.is_bigtwo else None,
     ), status
 
 
@@ -140,6 +140,14 @@ def out(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     """Big Two: this player went out (value=1) or did not (value=0)."""
     def action(_game: Game, rnd: Round, player: str) -> None:
         rounds.set_out(get_session(), rnd, player, request.form.get("value", "1") == "1")
+    return _act(token, number, seat, action)
+
+
+@bp.post("/g/<token>/r/<int:number>/p/<int:seat>/instant")
+def instant(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
+    """Big Two: this player claims an instant win (value=1) with the cards entered for them, or does not."""
+    def action(_game: Game, rnd: Round, player: str) -> None:
+        rounds.set_instant_win(get_session(), rnd, player, request.form.get("value", "1") == "1")
     return _act(token, number, seat, action)
 
 
