@@ -1,6 +1,7 @@
 """Scoring speed: 5-card rows evaluated per second (batch and one by one, beside treys on the same
 rows) and 4-player rounds settled per second (one at a time with and without the audit, and in bulk
-with scoring.settle_many).
+with scoring.settle_many); Big Two hands (one winner, three losers with 1-13 cards left) settled per
+second under each Big Two preset.
 
     .venv/bin/python benchmarks/bench_scoring.py [--rows N] [--rounds N] [--repeat K]
 
@@ -120,6 +121,39 @@ def bench_rounds(count: int, repeat: int, presets: list[str]) -> None:
               f"{count:,} rounds per call; equals settle(audit=False): {same})")
 
 
+def random_bigtwo_hands(count: int, seed: int) -> list[dict[str, str]]:
+    """One winner with no cards, three losers holding 1-13 cards each of one dealt deck."""
+    rng = np.random.default_rng(seed)
+    hands = []
+    for _ in range(count):
+        deck = rng.permutation(52)
+        winner = NAMES[int(rng.integers(len(NAMES)))]
+        hand = {}
+        for i, name in enumerate(NAMES):
+            left = 0 if name == winner else int(rng.integers(1, 14))
+            hand[name] = " ".join(CODES[card] for card in deck[i * 13:i * 13 + left])
+        hands.append(hand)
+    return hands
+
+
+def bench_bigtwo(count: int, repeat: int) -> None:
+    deals = random_bigtwo_hands(count, seed=3)
+    presets = [name for name, preset in scoring.list_presets().items()
+               if preset.get("game") == "bigtwo" and name != "bigtwo-rank"]
+    for preset in presets:
+        rounds = [{"game": "bigtwo", "rules": preset, "players": deal} for deal in deals]
+        for round_ in rounds[:50]:
+            scoring.settle(round_)
+        wall, cpu = best_rate(count, lambda: _settle_all(rounds, True), repeat)
+        print(f"big two, {preset:<13} full audit  {wall:>8,.0f} hands/s   (CPU {cpu:,.0f}/s)")
+        wall, cpu = best_rate(count, lambda: _settle_all(rounds, False), repeat)
+        print(f"big two, {preset:<13} numbers only{wall:>8,.0f} hands/s   (CPU {cpu:,.0f}/s)")
+    order = [{"game": "bigtwo", "rules": "bigtwo-rank", "players": list(NAMES),
+              "order": list(np.random.default_rng(i).permutation(NAMES))} for i in range(count)]
+    wall, cpu = best_rate(count, lambda: _settle_all(order, True), repeat)
+    print(f"big two, {'bigtwo-rank':<13} full audit  {wall:>8,.0f} hands/s   (CPU {cpu:,.0f}/s, finishing order)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -133,6 +167,7 @@ def main() -> None:
     print(f"yardstick: {machine_yardstick():.1f} M dict look-ups per CPU second")
     bench_rows(args.rows, args.repeat)
     bench_rounds(args.rounds, args.repeat, args.presets.split(","))
+    bench_bigtwo(args.rounds, args.repeat)
     print(f"yardstick: {machine_yardstick():.1f} M dict look-ups per CPU second; "
           f"load average {os.getloadavg()[0]:.1f} at the end")
 
