@@ -15,6 +15,7 @@ from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.decode import check_limits, decode_photo
 from vision.detector import IndexDetector
 from vision.rows import ROW_NAMES, group_rows
+from vision.scales import fuse_sizes
 
 MODELS_DIR = Path(os.environ.get("VISION_MODELS_DIR", Path(__file__).resolve().parent.parent / "models"))
 DETECTOR_FILE = "cards.onnx"
@@ -102,35 +103,38 @@ class CardReader:
         return result
 
     def _find_indices(self, image: np.ndarray, timings: dict[str, float]) -> tuple[list[IndexReading], int]:
-        """Classified card indices at the detection size with the most classifier evidence.
+        """Classified card indices, and the detection size that contributed the most evidence.
 
-        At a size where indices are bigger than the detector was trained for (a close-up), it fires on
-        parts of them (pips, the rank glyph alone) whose crops the classifier cannot name, so the sum of
-        classifier probabilities, not the number of boxes, decides. The first size is kept without trying
-        the others when it finds confident indices of a trained-for size; a larger size is tried once when
-        the indices found are tiny or nothing was found.
+        The first size is kept alone when it finds at least two indices of a trained-for size that the
+        classifier names surely (a layout). Otherwise (a close-up, or few cards) every size runs and the
+        readings are fused (vision.scales): in a close-up the detector fires on pips and art at 640 that
+        the classifier names poorly, while at 320 or 192 it finds the real indices. A larger size is tried
+        once when the indices found are tiny or nothing was found.
         """
-        best = None
         timings["detect"] = timings["classify"] = 0.0
         long_side = max(image.shape[:2])
+        found: list[tuple[int, list[IndexReading]]] = []
         tiny = False
         for size in self.detection_sizes:
             readings = self._indices_at(image, size, timings)
-            evidence = sum(r.probability for r in readings)
+            found.append((size, readings))
             index_px = float(np.median([r.size for r in readings])) * min(size / long_side, 1.0) if readings else 0.0
-            if best is None or evidence > best[0]:
-                best = (evidence, readings, size)
             if readings and index_px < SMALL_INDEX_PX:
                 tiny = True  # a layout far from the camera: smaller sizes cannot help
                 break
-            if (len(readings) >= 2 and index_px <= LARGE_INDEX_PX
-                    and evidence >= CONFIDENT_MEAN_PROBABILITY * len(readings)):
-                break
-        if (tiny or not best[1]) and long_side > self.detection_sizes[0]:
+            if (size == self.detection_sizes[0] and len(readings) >= 2 and index_px <= LARGE_INDEX_PX
+                    and sum(r.probability for r in readings) >= CONFIDENT_MEAN_PROBABILITY * len(readings)):
+                return readings, size
+        fused = fuse_sizes([readings for _, readings in found])
+        if (tiny or not fused) and long_side > self.detection_sizes[0]:
             larger = self._indices_at(image, LARGER_DETECTION_SIZE, timings)
-            if sum(r.probability for r in larger) > best[0]:
-                best = (0.0, larger, LARGER_DETECTION_SIZE)
-        return best[1], best[2]
+            if sum(r.probability for r in larger) > sum(r.probability for r in fused):
+                return larger, LARGER_DETECTION_SIZE
+        if not fused:
+            return [], self.detection_sizes[0]
+        kept = {id(r) for r in fused}
+        size = max(found, key=lambda item: sum(r.probability for r in item[1] if id(r) in kept))[0]
+        return fused, size
 
     def _indices_at(self, image: np.ndarray, size: int, timings: dict[str, float]) -> list[IndexReading]:
         """Detect at one input size, classify the crops, drop `none`."""
