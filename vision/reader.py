@@ -87,8 +87,8 @@ class CardReader:
         cards, warnings = merge_indices(readings)
         unsure = [card for card in cards if card.confidence < MIN_CARD_CONFIDENCE]
         if unsure:
-            cards = [card for card in cards if card.confidence >= MIN_CARD_CONFIDENCE]
-            readings = [i for card in cards for i in card.indices]
+            readings = [i for card in cards if card.confidence >= MIN_CARD_CONFIDENCE for i in card.indices]
+            cards, warnings = merge_indices(readings)  # "seen twice" among the cards kept only
             warnings.append("left out unsure marks: " + ", ".join(
                 f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
         result = ReadResult(cards, None, warnings, float(photo.reduction), timings, size)

@@ -157,3 +157,28 @@ def test_loose_mode(reader):
     assert sorted(c["code"] for c in result["cards"]) == sorted(sum(rows, []))
     assert all(c["row"] is None for c in result["cards"])
     assert result["warnings"] == []
+
+
+class TwoFaintCopies:
+    """The same card found twice far apart, named surely once and faintly once."""
+
+    score_threshold = 0.25
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        return np.array([[100.0, 100.0, 130.0, 140.0], [1500.0, 1000.0, 1530.0, 1040.0]], np.float32), \
+            np.array([0.8, 0.8], np.float32)
+
+
+class SureThenFaint:
+    def probabilities(self, image, boxes):
+        out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+        out[0, CLASS_NAMES.index("TS")], out[0, -1] = 0.95, 0.05
+        out[1:, CLASS_NAMES.index("TS")], out[1:, CLASS_NAMES.index("TD")], out[1:, -1] = 0.4, 0.35, 0.25
+        return out
+
+
+def test_a_faint_copy_left_out_does_not_make_a_card_seen_twice():
+    reader = CardReader(detector=TwoFaintCopies(), classifier=SureThenFaint(), detection_sizes=(640,))
+    result = reader.read(jpeg(np.full((1500, 2000, 3), 90, np.uint8)), loose=True).to_dict()
+    assert [c["code"] for c in result["cards"]] == ["TS"]
+    assert result["warnings"] == ["left out unsure marks: TS? (0.40)"]
