@@ -24,3 +24,11 @@ def test_a_box_gets_the_photos_card_only_when_the_classifier_half_agrees():
         probabilities(**{"6C": 0.9, "6H": 0.05, "6D": 0.02, "9C": 0.01, "5C": 0.01, "8C": 0.008}),  # truth not in top 5
     ])
     assert label_boxes(boxes, "6S") == ["6S", "6S", "6S", None, None, None]
+
+
+def test_the_held_out_webcam_photos_are_every_fourth_by_number():
+    from vision.evaluation.datasets import is_heldout_webcam
+
+    assert [is_heldout_webcam(f"webcam-singles/KH_{n:02d}.jpg") for n in (1, 4, 8, 19, 20)] == \
+        [False, True, True, False, True]
+    assert not is_heldout_webcam("phone-singles/KH.jpg")

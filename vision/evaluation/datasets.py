@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +11,15 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DEV_PHOTOS = REPO_ROOT.parent / "shared" / "dev-photos"
 DEFAULT_DATA_ROOT = Path("/work/data")
+# Webcam single-card photos numbered <code>_<nn>.jpg with nn divisible by this are held out of the
+# classifier's real-crop training (vision.training.real_crops); the evaluation reads only those.
+WEBCAM_HELDOUT_EVERY = 4
+
+
+def is_heldout_webcam(name: str) -> bool:
+    """Whether a webcam-singles photo name is held out of training (see WEBCAM_HELDOUT_EVERY)."""
+    number = re.search(r"_(\d+)\.[A-Za-z]+$", name)
+    return number is not None and int(number.group(1)) % WEBCAM_HELDOUT_EVERY == 0
 
 
 @dataclass(frozen=True)

@@ -115,11 +115,15 @@ def run_evaluation(args: argparse.Namespace) -> int:
         skipped.append(f"real photos: {dev} not found")
     else:
         labels = datasets.dev_labels(dev)
-        for key, folder in (("phone", "phone-singles"), ("webcam", "webcam-singles")):
+        for key, folder, keep, title in (
+                ("phone", "phone-singles", lambda name: True, "real phone-singles (top-1)"),
+                ("webcam", "webcam-singles", datasets.is_heldout_webcam,
+                 "real webcam-singles held out of training (top-1)")):
             if key in wanted:
-                photos = sorted((dev / name, codes[0]) for name, codes in labels.items() if name.startswith(folder))
+                photos = sorted((dev / name, codes[0]) for name, codes in labels.items()
+                                if name.startswith(folder) and keep(name))
                 photos = datasets.subsample(photos, args.limit)
-                results.append((evaluate_singles(reader, photos, f"real {folder} (top-1)"), CARD_CODES + [NO_CARD]))
+                results.append((evaluate_singles(reader, photos, title), CARD_CODES + [NO_CARD]))
         if "edje" in wanted:
             edje = datasets.edje_labels(dev)
             photos = sorted((dev / name, boxes) for name, boxes in edje.items())

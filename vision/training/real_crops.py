@@ -1,7 +1,7 @@
 """Mine classifier crops from labelled real single-card photos (hard examples the generator cannot make).
 
     PYTHONPATH=. python -m vision.training.real_crops --photos ../shared/dev-photos --subfolder webcam-singles \
-        --out /work/data/real-v1 --val-every 4
+        --out /work/data/real-v1
 
 For each photo (one known card): the shipped detector runs at several sizes and the shipped classifier
 names every box. A box becomes a crop of the photo's card when the classifier already half-agrees (the
@@ -9,15 +9,14 @@ right rank or the right suit on top, the right card in its top five): real blur,
 synthetic decks lack. Other boxes are skipped. (Mining them as `none` was tried: a look at the crops found
 real indices among them, misread too badly to qualify, and rank glyphs cut from their suit, so `none`
 comes from the generator only.)
-Photos are split by their number (`<code>_<nn>.jpg`: every `val-every`-th goes to val), so val photos are
-unseen photos of the same deck. Crops go to <out>/crops/{train,val}/<class>/ (outside the repository:
+Photos are split by their number (`<code>_<nn>.jpg`, vision.evaluation.datasets.is_heldout_webcam: every
+4th goes to val), so val photos are unseen photos of the same deck, and the evaluation reads only those. Crops go to <out>/crops/{train,val}/<class>/ (outside the repository:
 the dev photos must not be copied into the project).
 """
 from __future__ import annotations
 
 import argparse
 import json
-import re
 from pathlib import Path
 
 import cv2
@@ -25,6 +24,7 @@ import numpy as np
 
 from vision.crops import CLASS_NAMES, NONE_CLASS, index_crop
 from vision.decode import decode_photo
+from vision.evaluation.datasets import WEBCAM_HELDOUT_EVERY, is_heldout_webcam
 from vision.reader import CROP_SOURCE_LONG_SIDE, CardReader
 
 SIZES = (640, 320, 192)
@@ -50,7 +50,6 @@ def main(argv: list[str] | None = None) -> int:
                    help="dev-photos folder with labels.json: 'subfolder/file' -> [code]")
     p.add_argument("--subfolder", default="webcam-singles", help="only photos of this subfolder")
     p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--val-every", type=int, default=4, help="photo numbers divisible by this go to val")
     args = p.parse_args(argv)
     labels = json.loads((args.photos / "labels.json").read_text())
     reader = CardReader()
@@ -58,10 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, codes in sorted(labels.items()):
         if not name.startswith(args.subfolder + "/"):
             continue
-        number = re.search(r"_(\d+)\.", name)
-        if len(codes) != 1 or number is None:
+        if len(codes) != 1:
             continue
-        split = "val" if int(number.group(1)) % args.val_every == 0 else "train"
+        split = "val" if is_heldout_webcam(name) else "train"
         photo = decode_photo((args.photos / name).read_bytes(), min_long_side=CROP_SOURCE_LONG_SIDE)
         for size in SIZES:
             boxes, _ = reader.detector.detect(photo.image, size)
@@ -77,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                 counts[split][label] = counts[split].get(label, 0) + 1
     summary = {split: sum(c.values()) for split, c in counts.items()}
     (args.out / "manifest.json").write_text(json.dumps(
-        {"photos": str(args.photos), "val_every": args.val_every, "counts": counts, "summary": summary}, indent=1))
+        {"photos": str(args.photos), "val_every": WEBCAM_HELDOUT_EVERY, "counts": counts, "summary": summary}, indent=1))
     print(json.dumps(summary))
     return 0
 
