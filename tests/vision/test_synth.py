@@ -196,3 +196,110 @@ def test_generation_is_deterministic_from_the_seed(dataset, cache, tmp_path):
     _generate(other, cache, seed=6)
     first = sorted((out / "detect" / "images" / "train").iterdir())[0]
     assert first.read_bytes() != (other / "detect" / "images" / "train" / first.name).read_bytes()
+
+
+@needs_decks
+def test_text_sheets_in_scenes_are_background_never_labels(cache):
+    from vision.synth import layouts, scene
+    from vision.synth.bank import load_deck_faces
+    from vision.synth.fonts import fonts_for
+
+    deck = load_deck_faces(cache, DECKS_BY_NAME[TEST_TRAIN_DECK])
+    layout = layouts.Layout([layouts.Placed("AS", 0, 0, 0), layouts.Placed("KH", 0, 0, 0)], deck.aspect)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        cam = scene.make_camera(rng, 2.0, 150.0, (600, 600), elevation_range=(90, 90), yaw=0.0)
+        sc = scene.render_layout(rng, layout, deck, cam, (600, 600), text_sheets=1.0, text_fonts=fonts_for("train"))
+        # The paper is a prop; only the top card's two indices are labelled.
+        assert (sc.owner == scene.PROP_OWNER).sum() > 0
+        assert sorted((lab.code, lab.corner) for lab in sc.visible_labels()) == [("KH", 0), ("KH", 1)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Printed-text `none` crops (no decks needed: system TrueType fonts when installed, else Hershey)
+
+
+def test_truetype_glyphs_fill_their_boxes_and_suit_symbols_are_never_drawn():
+    from vision.synth.fonts import Pen, all_fonts
+
+    fonts = [f for f in all_fonts() if f.kind == "ttf"][:3] + [f for f in all_fonts() if f.kind == "hershey"][:1]
+    assert fonts
+    for font in fonts:
+        img = np.full((80, 200, 3), 255, np.uint8)
+        glyphs = Pen(font, 30).draw(img, "A10 ♥", 10, 50, (0, 0, 0))
+        assert [g.ch for g in glyphs] == ["A", "1", "0"], font.name
+        for g in glyphs:
+            (x0, y0), (x1, y1) = g.quad.min(axis=0), g.quad.max(axis=0)
+            assert 24 <= y1 - y0 <= 36, (font.name, g.ch, y1 - y0)  # cap height 30 px
+            ink = img[int(y0):int(np.ceil(y1)), int(x0):int(np.ceil(x1))].min(axis=2) < 128
+            assert 0.1 < ink.mean() < 0.9, (font.name, g.ch)
+        assert img[:, 110:].min() == 255, font.name  # nothing drawn for the suit symbol
+
+
+def test_val_fonts_are_other_families_than_train_fonts():
+    from vision.synth.fonts import fonts_for
+
+    train, val = fonts_for("train"), fonts_for("val")
+    assert train and val
+    assert not {f.name for f in train} & {f.name for f in val}
+    assert not {f.family for f in train} & {f.family for f in val}
+
+
+def _text_crops(out: Path, seed: int, count: int = 40) -> dict:
+    from vision.synth.dataset import generate_text_crops
+
+    return generate_text_crops(out, seed, count, val_fraction=0.25, workers=1, command="test")
+
+
+@pytest.fixture(scope="module")
+def text_crops(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("textcrops") / "ds"
+    return out, _text_crops(out, seed=3)
+
+
+def test_text_crops_part_writes_the_requested_count_of_none_crops(text_crops):
+    out, manifest = text_crops
+    train = sorted((out / "crops" / "train" / "none").glob("text_*.png"))
+    val = sorted((out / "crops" / "val" / "none").glob("text_*.png"))
+    assert (len(train), len(val)) == (30, 10)
+    assert manifest["text_crops"]["counts"] == {"train": 30, "val": 10}
+    saved = json.loads((out / "manifest.json").read_text())["text_crops"]
+    assert saved["seed"] == 3 and saved["counts"] == {"train": 30, "val": 10}
+    assert {f["name"] for f in saved["fonts"]["train"]}.isdisjoint(f["name"] for f in saved["fonts"]["val"])
+    assert all(f["license"] for split in ("train", "val") for f in saved["fonts"][split])
+    for path in train + val:
+        crop = cv2.imread(str(path))
+        assert crop.shape == (48, 48, 3), path.name
+        # Not blank: some ink clearly darker than the paper.
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(int)
+        assert np.median(gray) - np.percentile(gray, 2) > 15, path.name
+
+
+def test_text_crops_are_deterministic_from_the_seed_and_replace_earlier_text_crops(text_crops, tmp_path):
+    out, _ = text_crops
+    again = tmp_path / "again"
+    (again / "crops" / "train" / "none").mkdir(parents=True)
+    (again / "crops" / "train" / "none" / "text_999999_00.png").write_bytes(b"old")  # from an earlier run
+    (again / "crops" / "train" / "none" / "000001_00.png").write_bytes(b"card scene crop")  # not ours
+    _text_crops(again, seed=3)
+    for split in ("train", "val"):
+        names = sorted(p.name for p in (out / "crops" / split / "none").iterdir())
+        again_names = sorted(p.name for p in (again / "crops" / split / "none").glob("text_*.png"))
+        assert names == again_names
+        match, mismatch, errors = filecmp.cmpfiles(out / "crops" / split / "none", again / "crops" / split / "none",
+                                                   names, shallow=False)
+        assert not mismatch and not errors, split
+    assert (again / "crops" / "train" / "none" / "000001_00.png").exists()
+    other = tmp_path / "other"
+    _text_crops(other, seed=4)
+    first = sorted((out / "crops" / "train" / "none").iterdir())[0]
+    assert first.read_bytes() != (other / "crops" / "train" / "none" / first.name).read_bytes()
+
+
+def test_text_crops_command_line_needs_no_decks(tmp_path):
+    from vision.synth.__main__ import main
+
+    assert main(["--out", str(tmp_path / "ds"), "--seed", "1", "--parts", "textcrops", "--text-crops", "20",
+                 "--workers", "1"]) == 0
+    assert len(list((tmp_path / "ds" / "crops" / "train" / "none").glob("text_*.png"))) == 18
+    assert len(list((tmp_path / "ds" / "crops" / "val" / "none").glob("text_*.png"))) == 2

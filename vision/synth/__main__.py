@@ -1,4 +1,4 @@
-"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K] | --samples DIR"""
+"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --text-crops T --parts ...] | --samples DIR"""
 from __future__ import annotations
 
 import argparse
@@ -25,7 +25,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--parts", default="detect,crops,scenes",
-                        help="which parts to (re)generate; others stay as they are on disk")
+                        help="which parts to (re)generate (detect, crops, scenes, textcrops); others stay as they are on disk")
+    parser.add_argument("--text-crops", type=int, default=12000,
+                        help="part textcrops: `none` crops of printed/handwritten text, train + val")
+    parser.add_argument("--text-sheets", type=float, default=0.0,
+                        help="chance per detector/crop/val scene of a paper sheet with text beside the cards "
+                             "(0 = none, as in synth-v1/v2; e.g. 0.25)")
     parser.add_argument("--samples", type=Path, help="render demo/test photos into this folder instead")
     args = parser.parse_args(argv)
 
@@ -36,6 +41,31 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.out is None:
         parser.error("--out is required (or --samples)")
+    parts = tuple(p for p in args.parts.split(",") if p)
+    unknown_parts = sorted(set(parts) - {"detect", "crops", "scenes", "textcrops"})
+    if unknown_parts:
+        parser.error(f"unknown parts: {', '.join(unknown_parts)}")
+    if not 0 <= args.text_sheets <= 1:
+        parser.error("--text-sheets is a probability (0..1)")
+    command = "python -m vision.synth " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    deck_parts = tuple(p for p in parts if p != "textcrops")
+    if deck_parts:
+        status = _generate_deck_parts(parser, args, deck_parts, command)
+        if status:
+            return status
+    if "textcrops" in parts:
+        from vision.synth.dataset import generate_text_crops
+
+        start = time.time()
+        manifest = generate_text_crops(args.out, args.seed, args.text_crops, args.val_fraction, args.workers, command)
+        counts = manifest["text_crops"]["counts"]
+        print(f"text crops done in {time.time() - start:.0f} s: train {counts['train']} val {counts['val']} "
+              f"(crops/<split>/none/text_*.png)")
+    return 0
+
+
+def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespace, parts: tuple[str, ...],
+                         command: str) -> int:
     available = [d.name for d in installed_decks()]
     if not available:
         print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5)", file=sys.stderr)
@@ -52,9 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     from vision.synth.dataset import generate
 
     start = time.time()
-    command = "python -m vision.synth " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     manifest = generate(args.out, args.cache, args.seed, args.tiles, args.crops, args.scenes, args.val_fraction,
-                        train, val, args.workers, command, parts=tuple(p for p in args.parts.split(",") if p))
+                        train, val, args.workers, command, parts=parts, text_sheets=args.text_sheets)
     print(f"done in {time.time() - start:.0f} s: {manifest['counts']['detect']} tiles, "
           f"crops train {manifest['counts']['crops']['train']['total']} val {manifest['counts']['crops']['val']['total']}, "
           f"{manifest['counts']['scenes']['val']} scenes")

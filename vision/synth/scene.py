@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.synth import textures
+from vision.synth import paper, textures
 from vision.synth.bank import LEVELS, DeckFaces
 from vision.synth.layouts import Layout
 
@@ -109,13 +109,18 @@ def _roi(poly: np.ndarray, shape: tuple[int, int], margin: int = 0) -> tuple[int
 
 
 def render_layout(rng: Rng, layout: Layout, deck: DeckFaces, cam: np.ndarray, image_size: tuple[int, int],
-                  background: np.ndarray | None = None) -> Scene:
+                  background: np.ndarray | None = None, text_sheets: float = 0.0, text_fonts: tuple = ()) -> Scene:
+    """text_sheets: chance of a paper sheet with text (in text_fonts) on the table near the cards;
+    with 0 no random number is drawn for it, so older seeds give the same pictures."""
     w, h = image_size
     img = textures.table(rng, h, w) if background is None else background.astype(np.float32)
     owner = np.full((h, w), TABLE_OWNER, np.int16)
     if rng.random() < 0.35:
         drawn = textures.draw_clutter(rng, img, int(rng.integers(1, 4)))
         owner[drawn > 0] = PROP_OWNER
+    if text_sheets > 0 and text_fonts and rng.random() < text_sheets:
+        for _ in range(1 if rng.random() < 0.7 else 2):
+            _text_sheet(rng, img, owner, layout, cam, text_fonts)
     light_dir = rng.normal(0, 1, 2)
     light_dir /= np.linalg.norm(light_dir) + 1e-9
     shadow_len = rng.uniform(0.005, 0.03)
@@ -174,6 +179,52 @@ def render_layout(rng: Rng, layout: Layout, deck: DeckFaces, cam: np.ndarray, im
         owner[y0:y1, x0:x1][m > 0.5] = PROP_OWNER
     labels = _index_labels(layout, deck, homographies, owner)
     return Scene(np.clip(img, 0, 255).astype(np.uint8), labels, polygons, owner)
+
+
+MAX_SHEET_PX = 1400
+MAX_SHEET_GLYPHS = 2500  # bounds the drawing time: small text on a big sheet is drawn a little larger
+
+
+def _text_sheet(rng: Rng, img: np.ndarray, owner: np.ndarray, layout: Layout, cam: np.ndarray, fonts: tuple) -> None:
+    """A sheet of paper with text (book page, notes, score sheet, receipt...) lying on the table beside
+    the cards, under any that overlap it. Background only: never labelled."""
+    h, w = owner.shape
+    if layout.cards and rng.random() < 0.8:
+        card = layout.cards[rng.integers(len(layout.cards))]
+        a, d = rng.uniform(0, 2 * np.pi), rng.uniform(0.5, 2.0)
+        cx, cy = card.x + d * np.cos(a), card.y + d * np.sin(a)
+    else:
+        cx, cy = rng.uniform(-2, 2, 2)
+    kind = None
+    if rng.random() < 0.15:
+        kind, size = "receipt", (rng.uniform(0.5, 0.8), rng.uniform(1.5, 3.0))
+    else:
+        size = (rng.uniform(0.8, 3.0), rng.uniform(0.8, 3.0))
+    res = local_scale(cam, cx, cy) * rng.uniform(1.0, 1.4)  # sheet pixels per table unit
+    res = min(res, MAX_SHEET_PX / max(size))
+    sw, sh = int(size[0] * res), int(size[1] * res)
+    cap = float(np.exp(rng.uniform(np.log(0.03), np.log(0.15)))) * res
+    cap = max(cap, np.sqrt(sw * sh / (0.9 * MAX_SHEET_GLYPHS)))
+    if min(sw, sh) < 16 or cap < 3:
+        return
+    angle = np.radians(rng.uniform(0, 360))
+    c, s = np.cos(angle) / res, np.sin(angle) / res
+    to_table = np.array([[c, -s, cx - c * sw / 2 + s * sh / 2], [s, c, cy - s * sw / 2 - c * sh / 2], [0, 0, 1.0]])
+    h_sheet = cam @ to_table
+    poly = _project(h_sheet, np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float64))
+    roi = _roi(poly, (h, w), 4)
+    if roi is None:
+        return
+    sheet = paper.document(rng, fonts, sh, sw, cap, kind)
+    x0, y0, x1, y1 = roi
+    to_roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]]) @ h_sheet
+    warped = cv2.warpPerspective(sheet.image, to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    alpha = cv2.warpPerspective(np.ones((sh, sw), np.float32), to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    patch = img[y0:y1, x0:x1]
+    patch *= (1 - 0.25 * cv2.GaussianBlur(alpha, (0, 0), 1.5))[:, :, None]  # the sheet's faint shadow
+    patch[:] = patch * (1 - alpha[:, :, None]) + warped.astype(np.float32) * alpha[:, :, None]
+    owner[y0:y1, x0:x1][alpha > 0.5] = PROP_OWNER
 
 
 def _index_labels(layout: Layout, deck: DeckFaces, homographies: list[np.ndarray], owner: np.ndarray) -> list[IndexLabel]:
