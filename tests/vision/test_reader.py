@@ -33,15 +33,6 @@ def sample_layouts() -> list[tuple[Path, dict]]:
 
 LAYOUTS = sample_layouts()
 
-# The shipped detector is an early one (4 CPU epochs, synthetic mAP50 0.60; see models/README.md), so
-# exact readings of every rendered layout are a target still open in issue 4, not yet a guarantee.
-# strict=False: these report XPASS as soon as a model reads them right; the assertions stay exact.
-needs_accurate_model = pytest.mark.xfail(
-    reason="early model (models/README.md): exact readings of the sample layouts are still an open target",
-    strict=False,
-)
-
-
 @pytest.fixture(scope="module")
 def reader() -> CardReader:
     missing = [n for n in ("cards.onnx", "cards_cls.onnx") if not (MODELS_DIR / n).is_file()]
@@ -52,14 +43,12 @@ def reader() -> CardReader:
 
 @pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
 @pytest.mark.parametrize("image, truth", LAYOUTS, ids=[p.name for p, _ in LAYOUTS])
-@needs_accurate_model
 def test_sample_layouts_give_exactly_the_right_rows(reader, image, truth):
     result = reader.read(image.read_bytes()).to_dict()
     assert result["rows"] == {row: truth["rows"][row] for row in ("front", "middle", "back")}, result["warnings"]
 
 
 @pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
-@needs_accurate_model
 def test_exif_rotated_layout_reads_the_same(reader):
     image_path, truth = LAYOUTS[0]
     image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
@@ -89,7 +78,6 @@ def test_parallel_reads_agree_with_sequential_reads(reader):
 
 
 @pytest.mark.skipif(not (SAMPLES / "loose.json").is_file(), reason="no sample_images/loose.json yet")
-@needs_accurate_model
 def test_sample_loose_cards(reader):
     truth = json.loads((SAMPLES / "loose.json").read_text())
     result = reader.read((SAMPLES / "loose.jpg").read_bytes(), loose=True).to_dict()
