@@ -186,15 +186,20 @@ def test_a_round_on_a_phone(live_server, page, tmp_path):
     assert "結算" in page.inner_text("#settlement")
 
 
-def test_live_camera_capture_uploads_a_frame(live_server, eval_page):
-    """getUserMedia with Chromium's fake camera: the 3/5/5 guide shows, Capture sends the frame."""
-    page = eval_page
+def open_first_hand(page, live_server):
+    """A new two-player Chinese-poker game, its first round, Ann's hand page."""
     page.goto(live_server + "/games/new")
     page.fill("input[name=player1]", "Ann")
     page.fill("input[name=player2]", "Bob")
     page.click("#create-game")
     page.click("#new-round")
     page.click("#hand-0 a.button")
+
+
+def test_live_camera_capture_uploads_a_frame(live_server, eval_page):
+    """getUserMedia with Chromium's fake camera: the 3/5/5 guide shows, Capture sends the frame."""
+    page = eval_page
+    open_first_hand(page, live_server)
     page.click("#camera-box summary")
     page.wait_for_function("document.querySelector('#camera-video').videoWidth > 0")
     assert page.locator(".guide rect").count() == 13
@@ -225,12 +230,7 @@ def test_the_page_shrinks_a_12_megapixel_photo_before_sending_it(live_server, pa
     image = np.zeros((3000, 4000, 3), np.uint8)
     image[:, :2000] = (0, 0, 200)  # left half red: shows the picture was not rotated or cropped
     cv2.imwrite(str(big), image)
-    page.goto(live_server + "/games/new")
-    page.fill("input[name=player1]", "Ann")
-    page.fill("input[name=player2]", "Bob")
-    page.click("#create-game")
-    page.click("#new-round")
-    page.click("#hand-0 a.button")
+    open_first_hand(page, live_server)
     with page.expect_navigation():
         page.set_input_files("#photo-input", str(big))
     src = page.get_attribute("#photo", "src")
