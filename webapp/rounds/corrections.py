@@ -5,7 +5,7 @@ from sqlalchemy.orm import Session
 
 from webapp.models import Game, Hand, Round
 from webapp.rounds.errors import RoundError
-from webapp.rounds.loading import locked_hand, locked_round, record_event, require_holding, require_open
+from webapp.rounds.loading import changing_hand, record_event, require_holding
 from webapp.rounds.parsing import normalise
 from webapp.rounds.shape import ROWS, layout
 
@@ -21,49 +21,40 @@ def _check_row(game: Game, row: str) -> int:
 def correct_card(session: Session, rnd: Round, player: str, row: str, index: int, code: str) -> Hand:
     size = _check_row(rnd.game, row)
     new_code = normalise(code)
-    rnd = locked_round(session, rnd.id)
-    require_open(rnd)
-    hand = locked_hand(session, rnd, player)
-    require_holding(hand)
-    cards = list(getattr(hand, row))
-    if index == len(cards) and len(cards) < size:
-        cards.append(new_code)  # filling a card the reader missed
-        old = None
-    elif 0 <= index < len(cards):
-        old, cards[index] = cards[index], new_code
-    else:
-        raise RoundError(f"The {row} row has no card number {index + 1}.")
-    setattr(hand, row, cards)
-    hand.state = "cards"
-    record_event(session, rnd, "correct", player, row=row, index=index, before=old, after=new_code)
-    session.commit()
+    with changing_hand(session, rnd, player) as (rnd, hand):
+        require_holding(hand)
+        cards = list(getattr(hand, row))
+        if index == len(cards) and len(cards) < size:
+            cards.append(new_code)  # filling a card the reader missed
+            old = None
+        elif 0 <= index < len(cards):
+            old, cards[index] = cards[index], new_code
+        else:
+            raise RoundError(f"The {row} row has no card number {index + 1}.")
+        setattr(hand, row, cards)
+        hand.state = "cards"
+        record_event(session, rnd, "correct", player, row=row, index=index, before=old, after=new_code)
     return hand
 
 
 def remove_card(session: Session, rnd: Round, player: str, row: str, index: int) -> Hand:
     _check_row(rnd.game, row)
-    rnd = locked_round(session, rnd.id)
-    require_open(rnd)
-    hand = locked_hand(session, rnd, player)
-    cards = list(getattr(hand, row))
-    if not 0 <= index < len(cards):
-        raise RoundError(f"The {row} row has no card number {index + 1}.")
-    old = cards.pop(index)
-    setattr(hand, row, cards)
-    record_event(session, rnd, "remove", player, row=row, index=index, before=old)
-    session.commit()
+    with changing_hand(session, rnd, player) as (rnd, hand):
+        cards = list(getattr(hand, row))
+        if not 0 <= index < len(cards):
+            raise RoundError(f"The {row} row has no card number {index + 1}.")
+        old = cards.pop(index)
+        setattr(hand, row, cards)
+        record_event(session, rnd, "remove", player, row=row, index=index, before=old)
     return hand
 
 
 def swap_rows(session: Session, rnd: Round, player: str, first: str, second: str) -> Hand:
     if first not in ROWS or second not in ROWS or first == second:
         raise RoundError("Choose two different rows to swap (front, middle, back).")
-    rnd = locked_round(session, rnd.id)
-    require_open(rnd)
-    hand = locked_hand(session, rnd, player)
-    a, b = list(getattr(hand, first)), list(getattr(hand, second))
-    setattr(hand, first, b)
-    setattr(hand, second, a)
-    record_event(session, rnd, "swap", player, rows=[first, second])
-    session.commit()
+    with changing_hand(session, rnd, player) as (rnd, hand):
+        a, b = list(getattr(hand, first)), list(getattr(hand, second))
+        setattr(hand, first, b)
+        setattr(hand, second, a)
+        record_event(session, rnd, "swap", player, rows=[first, second])
     return hand
