@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 want="${1:-core}"
 
-# python3-venv: Debian's python3 cannot make a venv without it.
-apt_packages=(python3-venv librsvg2-bin gnome-cards-data kdegames-card-data-kf5)
+# python3-venv: Debian's python3 cannot make a venv without it. The fonts are the synthetic data
+# generator's printed-text clutter (vision/synth/fonts.py), so its output is the same on every machine.
+apt_packages=(python3-venv librsvg2-bin gnome-cards-data kdegames-card-data-kf5
+              fonts-dejavu-core fonts-dejavu-extra fonts-liberation)
 if [ "$want" = test ]; then
   apt_packages+=(chromium postgresql fonts-wqy-zenhei)
 fi
