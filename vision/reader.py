@@ -35,7 +35,7 @@ CONFIDENT_MEAN_PROBABILITY = 0.6
 CROP_SOURCE_LONG_SIDE = 1920
 LOW_CONFIDENCE = 0.6
 # Cards the classifier names with less than this are left out (and listed in a warning): on the real
-# multi-card dev photos 129 of 148 false cards scored below it against 3 of 661 true ones (docs/reader.md).
+# multi-card dev photos it keeps nearly every true card and drops most false ones (figures: docs/reader.md).
 MIN_CARD_CONFIDENCE = 0.5
 EXPECTED_CARDS = 13
 MIN_BOX_SIDE = 2.0
@@ -70,12 +70,14 @@ class CardReader:
 
     def __init__(self, models_dir: Path = MODELS_DIR, *, detection_sizes: tuple[int, ...] = DETECTION_SIZES,
                  crop_source_long_side: int = CROP_SOURCE_LONG_SIDE, score_threshold: float = 0.25,
+                 min_card_confidence: float = MIN_CARD_CONFIDENCE,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
         """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
         self.detector = detector or IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold)
         self.classifier = classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE)
         self.detection_sizes = detection_sizes
         self.crop_source_long_side = crop_source_long_side
+        self.min_card_confidence = min_card_confidence
 
     def read(self, data: bytes, *, loose: bool = False) -> ReadResult:
         timings: dict[str, float] = {}
@@ -85,9 +87,9 @@ class CardReader:
         readings, size = self._find_indices(photo.image, timings)
         start = time.perf_counter()
         cards, warnings = merge_indices(readings)
-        unsure = [card for card in cards if card.confidence < MIN_CARD_CONFIDENCE]
+        unsure = [card for card in cards if card.confidence < self.min_card_confidence]
         if unsure:
-            readings = [i for card in cards if card.confidence >= MIN_CARD_CONFIDENCE for i in card.indices]
+            readings = [i for card in cards if card.confidence >= self.min_card_confidence for i in card.indices]
             cards, warnings = merge_indices(readings)  # "seen twice" among the cards kept only
             warnings.append("left out unsure marks: " + ", ".join(
                 f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))

@@ -182,3 +182,12 @@ def test_a_faint_copy_left_out_does_not_make_a_card_seen_twice():
     result = reader.read(jpeg(np.full((1500, 2000, 3), 90, np.uint8)), loose=True).to_dict()
     assert [c["code"] for c in result["cards"]] == ["TS"]
     assert result["warnings"] == ["left out unsure marks: TS? (0.40)"]
+
+
+def test_the_unsure_threshold_is_a_reader_setting():
+    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.4), min_card_confidence=0.3)
+    rows = deal(11)
+    image, _ = render(rows)
+    result = reader.read(jpeg(image)).to_dict()
+    assert result["rows"] == as_rows(rows)
+    assert not any(w.startswith("left out unsure marks") for w in result["warnings"])
