@@ -114,3 +114,21 @@ def test_evaluate_without_models_exits_3(tmp_path):
                              "--out", str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert result.returncode == 3
     assert "model file not found" in result.stderr
+
+
+def test_singles_report_corrected_and_original_labels(tmp_path, reader):
+    image, _ = render([["AS"]], scale=1.5, size=(800, 600))
+    path = tmp_path / "AS.jpg"
+    path.write_bytes(jpeg(image))
+    # the photo shows AS but was labelled KS; after the correction the read counts as right
+    result = evaluate_singles(reader, [(path, "AS")], "corrected", labelled={path: "KS"})
+    assert result.numbers["top-1"] == 1.0
+    assert result.numbers["top-1 as labelled (1 label(s) corrected)"] == 0.0
+    assert any("labelled KS" in failure for failure in result.failures)
+
+
+def test_label_corrections_only_apply_to_the_named_label():
+    from vision.evaluation.datasets import corrected_code
+    assert corrected_code("phone-singles/JH.jpg", "JH") == "JS"
+    assert corrected_code("phone-singles/JH.jpg", "QH") == "QH"  # a relabelled set is taken as it is
+    assert corrected_code("phone-singles/JS.jpg", "JS") == "JS"

@@ -45,11 +45,17 @@ class SetResult:
         return (tp / p if p else float("nan"), tp / a if a else float("nan"))
 
 
-def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: str) -> SetResult:
-    """Top-1 of the single card in each photo (the reader's most confident card, loose mode)."""
+def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: str,
+                     labelled: dict[Path, str] | None = None) -> SetResult:
+    """Top-1 of the single card in each photo (the reader's most confident card, loose mode).
+
+    `photos` pair each photo with the card it shows; `labelled` gives the original label of photos whose label was
+    corrected, so "top-1 as labelled" is reported too.
+    """
+    labelled = labelled or {}
     result = SetResult(name)
     start = time.perf_counter()
-    correct = 0
+    correct = correct_as_labelled = 0
     for path, truth in photos:
         result.photos += 1
         try:
@@ -67,8 +73,16 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
             result.true_positive[truth] += 1
         else:
             result.failures.append(f"{path.name}: {truth} read as {guess}")
+        if guess == labelled.get(path, truth):
+            correct_as_labelled += 1
+        elif path in labelled:
+            result.failures.append(f"{path.name}: labelled {labelled[path]} (label corrected to {truth}), "
+                                   f"read as {guess}")
     result.seconds = time.perf_counter() - start
     result.numbers["top-1"] = correct / max(result.photos, 1)
+    if labelled:
+        result.numbers[f"top-1 as labelled ({len(labelled)} label(s) corrected)"] = (
+            correct_as_labelled / max(result.photos, 1))
     result.numbers["no card found"] = sum(
         n for (_, guess), n in result.confusion.items() if guess == NO_CARD) / max(result.photos, 1)
     return result
