@@ -17,7 +17,7 @@ def test_two_corners_of_one_card_become_one_card():
     assert len(cards) == 1
     card = cards[0]
     assert card.code == "AS"
-    assert card.confidence == pytest.approx(0.95)
+    assert card.confidence == pytest.approx(1 - 0.2 * 0.05)  # two corners agreeing: either one right
     assert card.box == (10, 10, 170, 230)
     assert len(card.indices) == 2
 
@@ -50,3 +50,12 @@ def test_distance_scales_with_index_size():
 def test_cards_are_sorted_by_confidence():
     cards, _ = merge_indices([index("2C", 0, 0, 0.5), index("3C", 500, 0, 0.99), index("4C", 900, 0, 0.7)])
     assert [c.code for c in cards] == ["3C", "4C", "2C"]
+
+
+def test_one_index_found_twice_counts_once_and_at_most_two_corners_count():
+    overlapping = [index("QD", 10, 10, 0.5), index("QD", 12, 14, 0.5)]
+    cards, _ = merge_indices(overlapping)
+    assert len(cards) == 1 and cards[0].confidence == pytest.approx(0.5)
+    four_corners = [index("QD", x, y, 0.5) for x, y in ((0, 0), (150, 0), (0, 190), (150, 190))]
+    cards, _ = merge_indices(four_corners)
+    assert len(cards) == 1 and cards[0].confidence == pytest.approx(0.75)
