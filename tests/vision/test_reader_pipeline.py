@@ -107,12 +107,40 @@ def test_the_size_where_the_classifier_is_sure_wins_over_the_size_with_more_boxe
     assert {c.code for c in read.cards} == {"QH"}
 
 
-def test_layout_far_from_the_camera_uses_a_larger_detection_size(reader):
+def test_layout_far_from_the_camera_is_read_again_closer(reader):
     rows = deal(13)
     image, _ = render(rows, scale=0.45, angle=20)  # markers ~25 px tall in 2000 px: ~8 px at 640
     read = reader.read(jpeg(image))
-    assert read.detection_size == LARGER_DETECTION_SIZE
+    # the layout's region (about a third of the photo) enlarged: markers near TARGET_INDEX_PX at the input
+    assert read.detection_size > 640
     assert read.to_dict()["rows"] == as_rows(rows)
+    assert [card["row"] for card in read.to_dict()["cards"]] == ["front"] * 3 + ["middle"] * 5 + ["back"] * 5
+
+
+def test_nothing_found_tries_the_larger_size():
+    class FindsOnlyLarge:
+        score_threshold = 0.25
+
+        def __init__(self):
+            self.sizes = []
+
+        def detect(self, image, long_side, *, score_threshold=None):
+            self.sizes.append(long_side)
+            if long_side < LARGER_DETECTION_SIZE:
+                return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+            return np.array([[100, 100, 160, 180]], np.float32), np.array([0.9], np.float32)
+
+    class SaysQH:
+        def probabilities(self, image, boxes):
+            out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+            out[:, CLASS_NAMES.index("QH")] = 1.0
+            return out
+
+    detector = FindsOnlyLarge()
+    read = CardReader(detector=detector, classifier=SaysQH()).read(
+        jpeg(np.full((1500, 2000, 3), 90, np.uint8)), loose=True)
+    assert detector.sizes[-1] == LARGER_DETECTION_SIZE and read.detection_size == LARGER_DETECTION_SIZE
+    assert [c.code for c in read.cards] == ["QH"]
 
 
 def test_missing_card_and_card_seen_twice(reader):
