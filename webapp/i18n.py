@@ -114,6 +114,10 @@ _LABELS: dict[str, tuple[str, str, str]] = {
                               "要先标明谁出完牌，并输入其他玩家剩下的牌，才能结算。"),
     "settle_blocked_rank": ("Give the finishing order before settling.", "要先輸入名次才能結算。",
                             "要先输入名次才能结算。"),
+    "settle_blocked_instant": ("{name} claims an instant win: give the 13 cards dealt to {name} and to every other "
+                               "player (or withdraw the claim) before settling.",
+                               "{name} 報即時勝出：要先輸入 {name} 和其他每位玩家派到的 13 張牌（或取消報即時勝出），才能結算。",
+                               "{name} 报即时胜出：要先输入 {name} 和其他每位玩家派到的 13 张牌（或取消报即时胜出），才能结算。"),
     # Big Two instant win (即時勝出: 一條龍, four 2s)
     "instant_win": ("Instant win", "即時勝出", "即时胜出"),
     "instant_win_claimed": ("claims an instant win", "報即時勝出", "报即时胜出"),

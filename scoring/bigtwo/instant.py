@@ -11,13 +11,14 @@ NAMES = {"same-suit-dragon": ("Same-suit dragon (3 to 2 of one suit)", "同花�
          "dragon": ("Dragon (one of each rank, 3 to 2)", "一條龍"),
          "four-twos": ("Four 2s", "四條2（四字D）")}
 TWO = 0   # rank index of the 2 in scoring.cards
+DEALT = 13   # cards dealt to each player (a dragon is all of them)
 
 
 def instant_hands(cards: tuple[int, ...]) -> list[str]:
     """Every instant-win hand the dealt cards make, best first (a same-suit dragon is also a dragon)."""
     found = []
     ranks = {rank_of(card) for card in cards}
-    if len(cards) == 13 and len(ranks) == 13:
+    if len(cards) == DEALT and len(ranks) == DEALT:  # 13 cards, no rank twice
         if len({suit_of(card) for card in cards}) == 1:
             found.append("same-suit-dragon")
         found.append("dragon")

@@ -13,7 +13,7 @@ from ..errors import ScoringError
 from ..settle import check_players
 from .hands import LeftHand, check_unique_across, parse_left_hand
 from .instant import NAMES as INSTANT_NAMES
-from .instant import best_instant_win, instant_hands
+from .instant import DEALT, best_instant_win, instant_hands
 from .rules import BigTwoRules
 
 ROUND_KEYS = ("game", "rules", "options", "players", "winner", "order", "failed_to_block", "stakes")
@@ -83,10 +83,21 @@ def _instant_winner(rules: BigTwoRules, names: list[str], hands: dict[str, LeftH
     winner = claims[0]
     paid = check_instant_claim(rules, winner, hands[winner].cards)
     for name in names:
-        if name != winner and not hands[name].cards:
-            raise ScoringError(f"{name} has no cards, but {winner} won instantly: enter the cards each loser "
-                               f"was dealt")
+        if name != winner:
+            _check_full_deal(rules, name, len(hands[name].cards), winner)
     return winner, paid
+
+
+def _check_full_deal(rules: BigTwoRules, name: str, count: int, winner: str) -> None:
+    """Under an instant win a loser pays for every card dealt (nobody played one), so a short entry would
+    undercharge them. The deal is 13; where max_cards allows a bigger deal (three players, all 52) up to it."""
+    if count == 0:
+        raise ScoringError(f"{name} has no cards, but {winner} won instantly: enter the cards each loser "
+                           f"was dealt")
+    if count < DEALT:
+        deal = DEALT if rules.options["max_cards"] == DEALT else f"{DEALT} to {rules.options['max_cards']}"
+        raise ScoringError(f"{name} has {count} card{'' if count == 1 else 's'}, but {winner} won instantly: "
+                           f"enter all {deal} cards {name} was dealt")
 
 
 def _order(names: list[str], order: Any) -> list[str]:

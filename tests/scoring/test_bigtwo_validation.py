@@ -4,10 +4,22 @@ import pytest
 
 import scoring
 from scoring import ScoringError
+from scoring_helpers import rest_of_deck
+
+DRAGON = "3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S"
 
 
 def bigtwo(players, rules="bigtwo-hk", **extra):
     return scoring.settle({"game": "bigtwo", "rules": rules, "players": players, **extra})
+
+
+def dealt(claimed: str, *sizes: int) -> list[str]:
+    """Hands of these sizes from the cards the claimant does not hold (the others' cards dealt)."""
+    rest, hands = rest_of_deck(claimed), []
+    for size in sizes:
+        hands.append(" ".join(rest[:size]))
+        rest = rest[size:]
+    return hands
 
 
 @pytest.mark.parametrize("players, extra, fragment", [
@@ -65,11 +77,12 @@ def test_bad_rank_rounds(players, extra, fragment):
 
 
 def test_instant_win_checks():
-    dragon = "3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S"
+    dragon = DRAGON
+    bob, cy = dealt(dragon, 13, 13)
     with pytest.raises(ScoringError, match="Bob has no cards, but Ann won instantly"):
         bigtwo({"Ann": {"cards": dragon, "instant_win": True}, "Bob": ""})
     with pytest.raises(ScoringError, match="nobody could block"):
-        bigtwo({"Ann": {"cards": dragon, "instant_win": True}, "Bob": "3H", "Cy": "4S"}, failed_to_block="Bob")
+        bigtwo({"Ann": {"cards": dragon, "instant_win": True}, "Bob": bob, "Cy": cy}, failed_to_block="Bob")
     with pytest.raises(ScoringError, match="一條龍 is not an instant win under rules bigtwo-hk"):
         bigtwo({"Ann": {"cards": dragon, "instant_win": True}, "Bob": "3H"},
                options={"instant_wins": {"dragon": None, "same-suit-dragon": None}})
@@ -97,11 +110,39 @@ def test_check_instant_win_says_what_settling_says(cards, options):
 def test_check_instant_win_returns_the_settlements_instant_win():
     four_twos = "2S 2H 2D 2C 3S 4S 5S 6S 7S 8S 9S TS JS"
     options = {"instant_wins": {"four-twos": 3}}
-    settled = bigtwo({"Ann": {"cards": four_twos, "instant_win": True}, "Bob": "3H"}, options=options)
+    settled = bigtwo({"Ann": {"cards": four_twos, "instant_win": True}, "Bob": dealt(four_twos, 13)[0]},
+                     options=options)
     claim = scoring.bigtwo.check_instant_win("bigtwo-hk", options, "Ann", four_twos.split())
     assert claim == settled["instant_win"] and claim["hand"] == "four-twos"
     with pytest.raises(ScoringError, match="Ann: rules bigtwo-rank score the finishing order"):
         scoring.bigtwo.check_instant_win("bigtwo-rank", None, "Ann", four_twos)
+
+
+@pytest.mark.parametrize("bob_size, says", [
+    (1, "Bob has 1 card, but Ann won instantly: enter all 13 cards Bob was dealt"),
+    (12, "Bob has 12 cards, but Ann won instantly: enter all 13 cards Bob was dealt"),
+    (14, "Bob: 14 cards left, but a hand holds at most 13 (option max_cards)"),  # max_cards caps it first
+])
+def test_each_loser_of_an_instant_win_enters_the_13_cards_dealt(bob_size, says):
+    """An instant win charges the whole deal (三炒 of 13 cards): a short hand would be charged too little."""
+    bob, cy = dealt(DRAGON, bob_size, 13)
+    with pytest.raises(ScoringError) as caught:
+        bigtwo({"Ann": {"cards": DRAGON, "instant_win": True}, "Bob": bob, "Cy": cy})
+    assert str(caught.value) == says
+    with pytest.raises(ScoringError, match="Cy has 12 cards, but Ann won instantly"):  # each loser is checked
+        bigtwo({"Ann": {"cards": DRAGON, "instant_win": True}, **dict(zip(("Bob", "Cy"), dealt(DRAGON, 13, 12)))})
+
+
+def test_a_bigger_deal_under_max_cards_is_a_full_deal_too():
+    """Three players dealt all 52 (17, 17 and 18; option max_cards 18): four 2s in 18 cards, the others' 17
+    settle; a loser short of 13 is still refused, the message giving the deal's range."""
+    options = {"max_cards": 18, "instant_wins": {"four-twos": 3}}
+    ann = "2S 2H 2D 2C " + " ".join(rest_of_deck("2S 2H 2D 2C")[:14])
+    bob, cy = dealt(ann, 17, 17)
+    settled = bigtwo({"Ann": {"cards": ann, "instant_win": True}, "Bob": bob, "Cy": cy}, options=options)
+    assert settled["net"] == {"Ann": 2 * 17 * 3, "Bob": -17 * 3, "Cy": -17 * 3}
+    with pytest.raises(ScoringError, match="Bob has 12 cards, but Ann won instantly: enter all 13 to 18 cards"):
+        bigtwo({"Ann": {"cards": ann, "instant_win": True}, "Bob": dealt(ann, 12)[0], "Cy": cy}, options=options)
 
 
 def test_unknown_rules_and_game():

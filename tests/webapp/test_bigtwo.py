@@ -448,6 +448,59 @@ def test_a_dragon_claim_settles_as_scoring_does(client, app):
     assert "Ann 即时胜出" in page and "一条龙" in page and "输家各付 ×3" in page
 
 
+def test_a_loser_short_of_the_13_dealt_is_refused_by_scoring_and_kept(client):
+    """The review lets a loser's cards left through; scoring refuses a claim's loser short of the 13 dealt.
+    The round page and the API say scoring's sentence, the round stays open with every hand as entered."""
+    import scoring
+
+    bob, cy = _dealt(DRAGON)
+    short = bob.rsplit(" ", 1)[0]
+    token = _bigtwo_game(client)
+    number = new_round(client, token)
+    _claim(client, token, number, 0)
+    for seat, typed in enumerate((DRAGON, short, cy)):
+        assert enter_rows(client, token, number, seat, typed).status_code == 303
+    says = _scoring_refusal({"Ann": {"cards": DRAGON, "instant_win": True}, "Bob": short, "Cy": cy})
+    assert says.startswith("Bob has 12 cards, but Ann won instantly")
+    assert _round_json(client, token, number)["ready"] is True
+    page = htmllib.unescape(client.get(_settle(client, token, number).headers["Location"]).get_data(as_text=True))
+    assert says in page
+    api = client.post(f"/api/games/{token}/rounds/{number}/settle")
+    assert api.status_code == 422 and api.get_json()["error"] == says
+    data = _round_json(client, token, number)
+    assert data["status"] == "open" and [h["cards"] for h in data["hands"]] == [DRAGON.split(), short.split(),
+                                                                                cy.split()]
+    assert data["hands"][0]["instant_win"] is True
+    enter_rows(client, token, number, 1, bob)
+    _settle(client, token, number)
+    expected = scoring.settle({"game": "bigtwo", "rules": "bigtwo-hk",
+                               "players": {"Ann": {"cards": DRAGON, "instant_win": True}, "Bob": bob, "Cy": cy}})
+    assert _round_json(client, token, number)["settlement"]["net"] == expected["net"]
+
+
+def _settle_blocked(client, token: str, number: int) -> str:
+    page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    match = re.search(r'id="settle" disabled>.*?</button>\s*<p[^>]*>(.*?)</p>', page, re.S)
+    assert match, "no can't-settle-yet line on the round page"
+    return htmllib.unescape(match.group(1))
+
+
+def test_the_cant_settle_line_names_a_pending_claim_in_each_language(client):
+    token = _bigtwo_game(client)
+    number = new_round(client, token)
+    enter_rows(client, token, number, 1, BOB_LEFT)
+    assert _settle_blocked(client, token, number).startswith("Mark who went out")  # no claim: as before
+    _claim(client, token, number, 2)
+    for lang, says in (("en", "Cy claims an instant win: give the 13 cards dealt to Cy"),
+                       ("zh-Hant", "Cy 報即時勝出：要先輸入 Cy 和其他每位玩家派到的 13 張牌"),
+                       ("zh-Hans", "Cy 报即时胜出：要先输入 Cy 和其他每位玩家派到的 13 张牌")):
+        client.post("/lang", data={"csrf_token": csrf_token(client), "lang": lang})
+        assert _settle_blocked(client, token, number).startswith(says)
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "en"})
+    _claim(client, token, number, 2, "0")  # withdrawn: the line no longer names it
+    assert _settle_blocked(client, token, number).startswith("Mark who went out")
+
+
 @pytest.mark.parametrize("typed", [
     DRAGON.rsplit(" ", 1)[0],                   # 12 cards: one short of a dragon
     FOUR_TWOS,                                  # four 2s, which bigtwo-hk does not pay by default
