@@ -497,8 +497,12 @@ def test_the_cant_settle_line_names_a_pending_claim_in_each_language(client):
         client.post("/lang", data={"csrf_token": csrf_token(client), "lang": lang})
         assert _settle_blocked(client, token, number).startswith(says)
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "en"})
+    api = client.post(f"/api/games/{token}/rounds/{number}/settle")  # the API's refusal names it too
+    assert api.status_code == 409 and api.get_json()["error"].startswith("Cy claims an instant win")
     _claim(client, token, number, 2, "0")  # withdrawn: the line no longer names it
     assert _settle_blocked(client, token, number).startswith("Mark who went out")
+    api = client.post(f"/api/games/{token}/rounds/{number}/settle")
+    assert api.status_code == 409 and api.get_json()["error"].startswith("Mark who went out")
 
 
 @pytest.mark.parametrize("typed", [

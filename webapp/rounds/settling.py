@@ -19,6 +19,15 @@ NOT_READY = {
 }
 
 
+def not_ready_message(game: Game, rnd: Round) -> str:
+    """Why a round cannot be settled yet; a pending instant-win claim is named, as the round page does."""
+    claimant = next((hand for hand in rnd.hands if hand.instant_win), None)
+    if claimant is not None:
+        return (f"{claimant.player} claims an instant win: give the 13 cards dealt to {claimant.player} "
+                "and to every other player (or withdraw the claim) before settling.")
+    return NOT_READY[game.game_type]
+
+
 def settle(session: Session, game: Game, rnd: Round) -> tuple[Round, bool]:
     """Settle with scoring; (round, newly_settled). Settling a settled round changes nothing,
     so a double-submitted form cannot record two settlements."""
@@ -29,7 +38,7 @@ def settle(session: Session, game: Game, rnd: Round) -> tuple[Round, bool]:
     # Re-read every hand inside the lock: another phone may have changed one a moment ago.
     session.scalars(select(Hand).where(Hand.round_id == rnd.id).execution_options(populate_existing=True)).all()
     if not ready_to_settle(rnd):
-        raise RoundError(NOT_READY[game.game_type], 409)
+        raise RoundError(not_ready_message(game, rnd), 409)
     round_data = round_input(game, rnd)
     try:
         result = rules.settle(round_data)
