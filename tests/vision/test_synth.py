@@ -246,7 +246,7 @@ def test_val_fonts_are_other_families_than_train_fonts():
 
 
 def _text_crops(out: Path, seed: int, count: int = 40) -> dict:
-    from vision.synth.dataset import generate_text_crops
+    from vision.synth.parts.textcrops import generate_text_crops
 
     return generate_text_crops(out, seed, count, val_fraction=0.25, workers=1, command="test")
 

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         if status:
             return status
     if "textcrops" in parts:
-        from vision.synth.dataset import generate_text_crops
+        from vision.synth.parts.textcrops import generate_text_crops
 
         start = time.time()
         manifest = generate_text_crops(args.out, args.seed, args.text_crops, args.val_fraction, args.workers, command)

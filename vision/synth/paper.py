@@ -3,7 +3,7 @@ forms, calendars and big-letter sheets with small shapes (never suit symbols).
 
 `document(rng, fonts, h, w, cap_px)` returns a Sheet: the paper image plus the ink box of every glyph
 drawn (and of letter + shape pairs), so that crops can be cut around single characters at the size of
-a card index. Used for `none` crops (dataset.text_crops_item) and as background paper in scenes.
+a card index. Used for `none` crops (parts.textcrops) and as background paper in scenes.
 """
 from __future__ import annotations
 

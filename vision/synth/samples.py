@@ -17,8 +17,8 @@ import numpy as np
 from vision.crops import CARD_CODES
 from vision.synth import layouts, scene
 from vision.synth.bank import load_deck_faces
-from vision.synth.dataset import _centre_layout
 from vision.synth.decks import DECKS_BY_NAME, render_deck
+from vision.synth.parts.framing import centre_layout
 
 SAMPLE_DECK = "kde_standard"
 QUALITY = 80
@@ -35,7 +35,7 @@ def _write_small_jpeg(path: Path, image: np.ndarray, max_bytes: int = 290_000) -
 
 def _fit_camera(rng: np.random.Generator, layout: layouts.Layout, size: tuple[int, int], yaw: float,
                 elevation: tuple[float, float], fill: float) -> np.ndarray:
-    extent = _centre_layout(layout)
+    extent = centre_layout(layout)
     w, h = size
     cam = scene.make_camera(rng, extent, 100.0, size, elevation_range=elevation, yaw=yaw)
     pts = np.array([[[c.x + dx, c.y + dy] for c in layout.cards for dx in (-0.5, 0.5) for dy in (-0.6, 0.6)]], np.float64)

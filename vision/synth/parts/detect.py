@@ -1,0 +1,97 @@
+"""Part "detect": 320x320 JPEG tiles cut from scenes, with YOLO labels (class 0 = index)."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.synth import layouts, scene
+from vision.synth.parts.draws import choose, log_uniform
+from vision.synth.parts.framing import framed_scene
+from vision.synth.parts.pool import run_items
+from vision.synth.parts.worker import SPLITS, config, deck, deck_for, item_rng
+
+TILE = 320
+TILE_INDEX_PX = (10.0, 45.0)
+# A few close-up tiles (a single card photographed from near, shrunk less than a layout photo), so
+# the detector also finds indices larger than the contract's 10-45 px range.
+CLOSEUP_INDEX_PX = (45.0, 90.0)
+CLOSEUP_SHARE = 0.08
+DETECT_KINDS = [("rows", 0.45), ("hand", 0.15), ("scattered", 0.2), ("single", 0.12), ("empty", 0.08)]
+TILES_PER_SCENE = 3
+NOTES = (f"{TILE}x{TILE} JPEG tiles, YOLO labels class 0 = index, index boxes {TILE_INDEX_PX[0]:.0f}-"
+         f"{TILE_INDEX_PX[1]:.0f} px tall at scene scale (about {CLOSEUP_SHARE:.0%} close-up scenes with "
+         f"{CLOSEUP_INDEX_PX[0]:.0f}-{CLOSEUP_INDEX_PX[1]:.0f} px); labelled where >= 60% of the index is "
+         "uncovered and inside the tile")
+
+
+def _tile_labels(visible: list[scene.IndexLabel], x0: int, y0: int) -> list[str]:
+    """YOLO lines for the indices whose visible part inside the tile is large enough."""
+    lines = []
+    for lab in visible:
+        bx1, by1, bx2, by2 = lab.box
+        area = (bx2 - bx1) * (by2 - by1)
+        cx1, cy1 = max(bx1, x0), max(by1, y0)
+        cx2, cy2 = min(bx2, x0 + TILE), min(by2, y0 + TILE)
+        if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < scene.VISIBLE_FRACTION * area:
+            continue
+        lines.append(f"0 {((cx1 + cx2) / 2 - x0) / TILE:.6f} {((cy1 + cy2) / 2 - y0) / TILE:.6f} "
+                     f"{(cx2 - cx1) / TILE:.6f} {(cy2 - cy1) / TILE:.6f}")
+    return lines
+
+
+def detect_item(args: tuple[str, int, int]) -> int:
+    """One scene -> up to `per_scene` tiles; returns the number written."""
+    split, item, per_scene = args
+    rng = item_rng("detect", split, item)
+    faces = deck(deck_for(split, item))
+    kind = choose(rng, DETECT_KINDS)
+    layout = layouts.KINDS[kind](rng, faces.aspect)
+    closeup = kind in ("single", "scattered", "hand") and rng.random() < CLOSEUP_SHARE / 0.47
+    index_px = log_uniform(rng, *(CLOSEUP_INDEX_PX if closeup else TILE_INDEX_PX))
+    sc = framed_scene(rng, layout, faces, index_px, 1400, TILE, split)
+    image = scene.photo_effects(rng, sc.image)
+    visible = sc.visible_labels()
+    h, w = image.shape[:2]
+    out = Path(config().out) / "detect"
+    for t in range(per_scene):
+        # Most tiles are centred near an index; the rest anywhere (mostly table and card art).
+        if visible and rng.random() < 0.85:
+            lab = visible[rng.integers(len(visible))]
+            cx, cy = (lab.box[0] + lab.box[2]) / 2, (lab.box[1] + lab.box[3]) / 2
+            x0 = int(np.clip(cx - rng.uniform(0.1, 0.9) * TILE, 0, w - TILE))
+            y0 = int(np.clip(cy - rng.uniform(0.1, 0.9) * TILE, 0, h - TILE))
+        else:
+            x0, y0 = int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
+        tile = image[y0:y0 + TILE, x0:x0 + TILE]
+        lines = _tile_labels(visible, x0, y0)
+        name = f"{item * per_scene + t:06d}"
+        quality = int(rng.integers(40, 96))
+        cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return per_scene
+
+
+def make_folders(out: Path) -> None:
+    for split in SPLITS:
+        (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
+
+
+def write(pool: Any, split: str, tiles: float) -> int:
+    """About `tiles` tiles of one split (whole scenes of TILES_PER_SCENE); returns the number written."""
+    n = int(math.ceil(tiles / TILES_PER_SCENE))
+    return sum(run_items(pool, detect_item, [(split, i, TILES_PER_SCENE) for i in range(n)], f"detect/{split}"))
+
+
+def on_disk(out: Path, split: str) -> int:
+    """Tiles left by an earlier run (the part is not regenerated)."""
+    return len(list((out / "detect" / "images" / split).glob("*.jpg")))
+
+
+def write_data_yaml(out: Path) -> None:
+    (out / "detect" / "data.yaml").write_text(
+        f"path: {out.resolve() / 'detect'}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")

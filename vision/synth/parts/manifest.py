@@ -1,0 +1,51 @@
+"""The dataset's manifest.json: what the deck parts wrote, from which decks, by which command."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from vision.crops import CARD_CODES, CLASS_NAMES
+from vision.synth.decks import DECKS_BY_NAME
+from vision.synth.parts import crops, detect, scenes
+
+GENERATOR_VERSION = "2"
+MANIFEST = "manifest.json"
+
+
+def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_decks: list[str], counts: dict,
+                        timings: dict, workers: int, parts: tuple[str, ...], text_sheets: float) -> dict:
+    manifest = {
+        "generator_version": GENERATOR_VERSION,
+        "seed": seed,
+        "command": command,
+        "decks": {
+            split: [{"name": d, "package": DECKS_BY_NAME[d].package, "license": DECKS_BY_NAME[d].license,
+                     "file": str(DECKS_BY_NAME[d].path)} for d in names]
+            for split, names in (("train", train_decks), ("val", val_decks))
+        },
+        "classes": CLASS_NAMES,
+        "card_codes": CARD_CODES,
+        "counts": counts,
+        "timings": timings,
+        "workers": workers,
+        "parts_generated_by_this_command": list(parts),
+        "notes": {"detect": detect.NOTES, "crops": crops.NOTES, "scenes": scenes.NOTES},
+    }
+    if text_sheets:
+        manifest["notes"]["text_sheets"] = (f"about {text_sheets:.0%} of scenes have a paper sheet with text (fonts of "
+                                            "the split) beside or under the cards; text is never labelled")
+    manifest["text_sheets"] = text_sheets
+    return manifest
+
+
+def write_keeping_text_crops(out: Path, manifest: dict) -> None:
+    """Write the manifest, keeping the record of text crops written by an earlier --parts textcrops run."""
+    previous = out / MANIFEST
+    if previous.exists():
+        try:
+            text_entry = json.loads(previous.read_text()).get("text_crops")
+        except ValueError:
+            text_entry = None
+        if text_entry:
+            manifest["text_crops"] = text_entry
+    previous.write_text(json.dumps(manifest, indent=1))

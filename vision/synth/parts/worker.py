@@ -1,0 +1,69 @@
+"""What a generator process knows: the run's settings, each item's random stream, and its decks.
+
+Each item draws its randomness from its own generator seeded with (seed, part, split, item), so the
+output does not depend on the number of workers or their timing. Items come in blocks that share one
+deck, so a worker keeps only a few decks in memory.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.synth.bank import DeckFaces, load_deck_faces
+from vision.synth.decks import DECKS_BY_NAME
+
+BLOCK = 40  # items per deck block
+PARTS = {"detect": 1, "crops": 2, "scenes": 3, "textcrops": 4}
+SPLITS = {"train": 0, "val": 1}
+
+
+@dataclass(frozen=True)
+class Config:
+    out: str
+    cache: str
+    seed: int
+    train_decks: tuple[str, ...]
+    val_decks: tuple[str, ...]
+    text_sheets: float = 0.0  # chance of a paper sheet with text beside the cards in a scene
+
+
+_CONFIG: Config | None = None
+
+
+def init(config: Config) -> None:
+    """Pool initializer: items read the run's settings from here (they travel once per process)."""
+    global _CONFIG
+    _CONFIG = config
+    cv2.setNumThreads(1)
+
+
+def config() -> Config:
+    assert _CONFIG is not None
+    return _CONFIG
+
+
+def text_sheet_rate() -> float:
+    """--text-sheets of the current run; 0 when a scene is rendered outside a run."""
+    return _CONFIG.text_sheets if _CONFIG is not None else 0.0
+
+
+@lru_cache(maxsize=3)
+def deck(name: str) -> DeckFaces:
+    return load_deck_faces(Path(config().cache), DECKS_BY_NAME[name])
+
+
+def item_rng(part: str, split: str, item: int) -> np.random.Generator:
+    return np.random.default_rng([config().seed, PARTS[part], SPLITS[split], item])
+
+
+def deck_for(split: str, item: int) -> str:
+    """The deck of an item's block: every deck once per round of blocks, in a seeded order."""
+    cfg = config()
+    decks = cfg.train_decks if split == "train" else cfg.val_decks
+    block = item // BLOCK
+    order = np.random.default_rng([cfg.seed, 99, SPLITS[split], block // len(decks)]).permutation(len(decks))
+    return decks[order[block % len(decks)]]
