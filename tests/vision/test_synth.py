@@ -303,3 +303,91 @@ def test_text_crops_command_line_needs_no_decks(tmp_path):
                  "--workers", "1"]) == 0
     assert len(list((tmp_path / "ds" / "crops" / "train" / "none").glob("text_*.png"))) == 18
     assert len(list((tmp_path / "ds" / "crops" / "val" / "none").glob("text_*.png"))) == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Card-index crops drawn in TrueType fonts (no decks needed; needs the DejaVu / Liberation fonts)
+
+
+def _font_crops(out: Path, seed: int, count: int = 112) -> dict:
+    from vision.synth.parts.fontcrops import generate_font_crops
+
+    return generate_font_crops(out, seed, count, val_fraction=0.25, workers=1, command="test")
+
+
+@pytest.fixture(scope="module")
+def font_crops(tmp_path_factory) -> tuple[Path, dict]:
+    from vision.synth.fonts import ttf_fonts_for
+
+    if not ttf_fonts_for("train") or not ttf_fonts_for("val"):
+        pytest.skip("no TrueType fonts installed (fonts-dejavu, fonts-liberation)")
+    out = tmp_path_factory.mktemp("fontcrops") / "ds"
+    return out, _font_crops(out, seed=5)
+
+
+def test_font_crops_part_writes_every_card_code_in_the_classifier_layout(font_crops):
+    out, manifest = font_crops
+    entry = manifest["font_crops"]
+    assert entry["counts"] == {"train": 84, "val": 28}
+    assert json.loads((out / "manifest.json").read_text())["font_crops"]["counts"] == entry["counts"]
+    for split, n in (("train", 84), ("val", 28)):
+        folders = sorted(p.name for p in (out / "fontcrops" / split).iterdir())
+        assert folders == sorted(CARD_CODES)  # class folders the classifier's loader reads
+        sizes = [len(list((out / "fontcrops" / split / code).glob("font_*.png"))) for code in CARD_CODES]
+        assert sum(sizes) == n and max(sizes) - min(sizes) <= 1  # codes in turn: even over the 52
+        for path in (out / "fontcrops" / split).glob("*/font_*.png"):
+            assert cv2.imread(str(path)).shape == (CROP_SIZE, CROP_SIZE, 3), path
+
+
+def test_font_crops_val_fonts_are_not_train_fonts(font_crops):
+    _, manifest = font_crops
+    fonts = manifest["font_crops"]["fonts"]
+    assert fonts["train"] and fonts["val"]
+    assert {f["name"] for f in fonts["train"]}.isdisjoint(f["name"] for f in fonts["val"])
+    assert all(f["file"].endswith((".ttf", ".ttc")) for split in fonts for f in fonts[split])
+
+
+def test_font_crops_red_suits_are_red_and_black_suits_dark(font_crops):
+    out, _ = font_crops
+    for suit, red in (("H", True), ("D", True), ("S", False), ("C", False)):
+        reds, lums = [], []
+        for path in (out / "fontcrops" / "train").glob(f"?{suit}/font_*.png"):
+            crop = cv2.imread(str(path)).astype(float)
+            b, g, r = crop[..., 0], crop[..., 1], crop[..., 2]
+            # The ink: the 10 % of pixels farthest from the crop's median colour.
+            dist = np.abs(crop - np.median(crop.reshape(-1, 3), axis=0)).sum(axis=2)
+            ink = dist >= np.percentile(dist, 90)
+            reds.append(np.mean(r[ink] - (g[ink] + b[ink]) / 2))
+            lums.append(np.mean(crop[ink]))
+        if red:
+            assert np.median(reds) > 30, (suit, np.median(reds))
+        else:
+            assert np.median(reds) < 20 and np.median(lums) < 110, (suit, np.median(reds), np.median(lums))
+
+
+def test_font_crops_are_deterministic_from_the_seed(font_crops, tmp_path):
+    out, _ = font_crops
+    again = tmp_path / "again"
+    (again / "fontcrops" / "val" / "AS").mkdir(parents=True)
+    (again / "fontcrops" / "val" / "AS" / "font_999999.png").write_bytes(b"old")  # from an earlier run
+    _font_crops(again, seed=5)
+    for split in ("train", "val"):
+        for code in CARD_CODES:
+            names = sorted(p.name for p in (out / "fontcrops" / split / code).iterdir())
+            assert names == sorted(p.name for p in (again / "fontcrops" / split / code).iterdir())
+            _, mismatch, errors = filecmp.cmpfiles(out / "fontcrops" / split / code, again / "fontcrops" / split / code,
+                                                   names, shallow=False)
+            assert not mismatch and not errors, (split, code)
+    other = tmp_path / "other"
+    _font_crops(other, seed=6, count=8)
+    first = out / "fontcrops" / "train" / "2S" / "font_000000.png"
+    assert first.read_bytes() != (other / "fontcrops" / "train" / "2S" / "font_000000.png").read_bytes()
+
+
+def test_font_crops_command_line_needs_no_decks(tmp_path):
+    from vision.synth.__main__ import main
+
+    assert main(["--out", str(tmp_path / "ds"), "--seed", "1", "--parts", "fontcrops", "--font-crops", "60",
+                 "--workers", "1"]) == 0
+    assert len(list((tmp_path / "ds" / "fontcrops" / "train").glob("*/font_*.png"))) == 54
+    assert len(list((tmp_path / "ds" / "fontcrops" / "val").glob("*/font_*.png"))) == 6

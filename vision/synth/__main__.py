@@ -1,4 +1,4 @@
-"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --text-crops T --parts ...] | --samples DIR"""
+"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --text-crops T --font-crops F --parts ...] | --samples DIR"""
 from __future__ import annotations
 
 import argparse
@@ -25,9 +25,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--parts", default="detect,crops,scenes",
-                        help="which parts to (re)generate (detect, crops, scenes, textcrops); others stay as they are on disk")
+                        help="which parts to (re)generate (detect, crops, scenes, textcrops, fontcrops); others stay as they are on disk")
     parser.add_argument("--text-crops", type=int, default=12000,
                         help="part textcrops: `none` crops of printed/handwritten text, train + val")
+    parser.add_argument("--font-crops", type=int, default=20000,
+                        help="part fontcrops: card-index crops drawn in TrueType fonts, train + val (fontcrops/<split>/<code>/)")
     parser.add_argument("--text-sheets", type=float, default=0.0,
                         help="chance per detector/crop/val scene of a paper sheet with text beside the cards "
                              "(0 = none, as in synth-v1/v2; e.g. 0.25)")
@@ -42,26 +44,38 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         parser.error("--out is required (or --samples)")
     parts = tuple(p for p in args.parts.split(",") if p)
-    unknown_parts = sorted(set(parts) - {"detect", "crops", "scenes", "textcrops"})
+    unknown_parts = sorted(set(parts) - {"detect", "crops", "scenes", "textcrops", "fontcrops"})
     if unknown_parts:
         parser.error(f"unknown parts: {', '.join(unknown_parts)}")
     if not 0 <= args.text_sheets <= 1:
         parser.error("--text-sheets is a probability (0..1)")
     command = "python -m vision.synth " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
-    deck_parts = tuple(p for p in parts if p != "textcrops")
+    deck_parts = tuple(p for p in parts if p not in ("textcrops", "fontcrops"))
     if deck_parts:
         status = _generate_deck_parts(parser, args, deck_parts, command)
         if status:
             return status
-    if "textcrops" in parts:
-        from vision.synth.parts.textcrops import generate_text_crops
-
-        start = time.time()
-        manifest = generate_text_crops(args.out, args.seed, args.text_crops, args.val_fraction, args.workers, command)
-        counts = manifest["text_crops"]["counts"]
-        print(f"text crops done in {time.time() - start:.0f} s: train {counts['train']} val {counts['val']} "
-              f"(crops/<split>/none/text_*.png)")
+    for part in ("textcrops", "fontcrops"):
+        if part in parts:
+            _generate_no_deck_part(args, part, command)
     return 0
+
+
+def _generate_no_deck_part(args: argparse.Namespace, part: str, command: str) -> None:
+    """Part textcrops or fontcrops: they need no decks and record themselves in the manifest."""
+    if part == "textcrops":
+        from vision.synth.parts.textcrops import generate_text_crops as generate
+
+        key, count, files = "text_crops", args.text_crops, "crops/<split>/none/text_*.png"
+    else:
+        from vision.synth.parts.fontcrops import generate_font_crops as generate
+
+        key, count, files = "font_crops", args.font_crops, "fontcrops/<split>/<code>/font_*.png"
+    start = time.time()
+    manifest = generate(args.out, args.seed, count, args.val_fraction, args.workers, command)
+    counts = manifest[key]["counts"]
+    print(f"{key.replace('_', ' ')} done in {time.time() - start:.0f} s: train {counts['train']} val {counts['val']} "
+          f"({files})")
 
 
 def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespace, parts: tuple[str, ...],

@@ -38,6 +38,8 @@ SKIP_STEMS = {"DejaVuMathTeXGyre"}  # a maths font: odd metrics, not body text
 # Characters a sheet may use. Card suit symbols (U+2660..2667) are never drawn.
 CHARSET = "".join(chr(c) for c in range(32, 127)) + "£€°§©±×·•–—’“”½"
 SUIT_SYMBOLS = set("♠♡♢♣♤♥♦♧")
+# Characters read from a font's cmap: the text charset, plus the suit symbols for the fontcrops part.
+CMAP_CHARS = CHARSET + "".join(sorted(SUIT_SYMBOLS))
 
 HERSHEY_FACES = {
     "HersheySimplex": cv2.FONT_HERSHEY_SIMPLEX,
@@ -102,7 +104,7 @@ class TrueType:
         for i in range(n):
             platform, encoding, offset = struct.unpack_from(">HHI", data, cmap + 4 + 8 * i)
             subtables[(platform, encoding)] = cmap + offset
-        wanted = [ord(c) for c in CHARSET]
+        wanted = [ord(c) for c in CMAP_CHARS]
         for key in ((3, 10), (0, 4), (3, 1), (0, 3), (0, 1), (0, 0)):
             if key not in subtables:
                 continue
@@ -373,6 +375,22 @@ def fonts_for(split: str) -> tuple[FontInfo, ...]:
     return tuple(f for f in all_fonts() if (f.family in VAL_FAMILIES) == val)
 
 
+def ttf_fonts_for(split: str) -> tuple[FontInfo, ...]:
+    """The split's TrueType faces (no Hershey): what the fontcrops part draws card indices with."""
+    return tuple(f for f in fonts_for(split) if f.kind == "ttf")
+
+
+def manifest_record(fonts_of=fonts_for) -> dict:
+    """The manifest's fonts per split (fonts_of(split)), their licences and the val families."""
+    splits = ("train", "val")
+    used = {split: [{"name": f.name, "family": f.family, "file": f.path or "(OpenCV Hershey)", "version": f.version,
+                     "package": f.package, "license": f.licence} for f in fonts_of(split)] for split in splits}
+    licences = sorted({(Path(f.path).parent.name if f.path else "hershey (OpenCV)", f.licence)
+                       for split in splits for f in fonts_of(split)})
+    return {"fonts": used, "font_licences": [f"{name}: {licence}" for name, licence in licences],
+            "val_font_families": sorted(VAL_FAMILIES)}
+
+
 @lru_cache(maxsize=64)
 def load_truetype(path: str) -> TrueType:
     return TrueType(Path(path))
@@ -457,10 +475,7 @@ class Pen:
         m = np.array([[s, -s * slant], [0.0, -s]])
         m = np.array([[c, -sn], [sn, c]]) @ m
         polys = [c_ @ m.T + [x, y] for c_ in contours]
-        pts = [np.round(p * 8).astype(np.int32) for p in polys]
-        cv2.fillPoly(img, pts, colour, lineType=cv2.LINE_AA, shift=3)
-        if self.weight > 0.3:
-            cv2.polylines(img, pts, True, colour, max(1, int(round(self.weight))), lineType=cv2.LINE_AA, shift=3)
+        fill_outline(img, polys, colour, self.weight)
         allp = np.concatenate(polys)
         pad = self.weight / 2
         x0, y0 = allp.min(axis=0) - pad
@@ -477,6 +492,15 @@ class Pen:
             return None
         x0, y0, x1, y1 = box
         return np.array([[x + x0, y + y0], [x + x1, y + y0], [x + x1, y + y1], [x + x0, y + y1]], np.float64)
+
+
+def fill_outline(img: np.ndarray, polys: list[np.ndarray], colour, weight: float = 0.0) -> None:
+    """Fill a glyph's closed polygons (pixels, float) anti-aliased at 1/8 px; weight > 0.3 px also strokes
+    the outline that wide (faux bold)."""
+    pts = [np.round(p * 8).astype(np.int32) for p in polys]
+    cv2.fillPoly(img, pts, colour, lineType=cv2.LINE_AA, shift=3)
+    if weight > 0.3:
+        cv2.polylines(img, pts, True, colour, max(1, int(round(weight))), lineType=cv2.LINE_AA, shift=3)
 
 
 @lru_cache(maxsize=4096)

@@ -38,14 +38,29 @@ def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_dec
     return manifest
 
 
+OWN_ENTRIES = ("text_crops", "font_crops")  # written by the parts that need no decks
+
+
 def write_keeping_text_crops(out: Path, manifest: dict) -> None:
-    """Write the manifest, keeping the record of text crops written by an earlier --parts textcrops run."""
+    """Write the manifest, keeping the records of an earlier --parts textcrops / fontcrops run."""
     previous = out / MANIFEST
     if previous.exists():
         try:
-            text_entry = json.loads(previous.read_text()).get("text_crops")
+            old = json.loads(previous.read_text())
         except ValueError:
-            text_entry = None
-        if text_entry:
-            manifest["text_crops"] = text_entry
+            old = {}
+        for key in OWN_ENTRIES:
+            if old.get(key):
+                manifest[key] = old[key]
     previous.write_text(json.dumps(manifest, indent=1))
+
+
+def record_entry(out: Path, key: str, entry: dict, seed: int, command: str) -> dict:
+    """Set manifest[key] = entry in out/manifest.json (other entries are kept; a new manifest gets the
+    run's seed, command and classes); returns the whole manifest."""
+    path = out / MANIFEST
+    manifest = json.loads(path.read_text()) if path.exists() else {
+        "generator_version": GENERATOR_VERSION, "seed": seed, "command": command, "classes": CLASS_NAMES}
+    manifest[key] = entry
+    path.write_text(json.dumps(manifest, indent=1))
+    return manifest

@@ -2,7 +2,6 @@
 or "10" in a date is not read as a card index. Runs on its own (no decks), into crops/<split>/none/."""
 from __future__ import annotations
 
-import json
 import math
 import time
 from pathlib import Path
@@ -10,10 +9,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import CLASS_NAMES, NONE_CLASS, index_crop
+from vision.crops import NONE_CLASS, index_crop
 from vision.synth import fonts, paper, scene, textures
 from vision.synth.parts.draws import log_uniform
-from vision.synth.parts.manifest import GENERATOR_VERSION, MANIFEST
+from vision.synth.parts.manifest import record_entry
 from vision.synth.parts.pool import make_pool, run_items
 from vision.synth.parts.text_boxes import glyph_weight, sheet_warp, text_box, text_jitter
 from vision.synth.parts.worker import SPLITS, Config, config, item_rng
@@ -80,16 +79,6 @@ def text_crops_item(args: tuple[str, int, int]) -> int:
     return written
 
 
-def _font_record() -> dict:
-    """The manifest's fonts, their licences and the val families."""
-    used = {split: [{"name": f.name, "family": f.family, "file": f.path or "(OpenCV Hershey)", "version": f.version,
-                     "package": f.package, "license": f.licence} for f in fonts.fonts_for(split)] for split in SPLITS}
-    licences = sorted({(Path(f.path).parent.name if f.path else "hershey (OpenCV)", f.licence)
-                       for split in SPLITS for f in fonts.fonts_for(split)})
-    return {"fonts": used, "font_licences": [f"{name}: {licence}" for name, licence in licences],
-            "val_font_families": sorted(fonts.VAL_FAMILIES)}
-
-
 def generate_text_crops(out: Path, seed: int, count: int, val_fraction: float, workers: int, command: str) -> dict:
     """Write `count` text `none` crops (train + val) into out/crops/{train,val}/none/ and record them in
     out/manifest.json under "text_crops" (other manifest entries are kept). Earlier text crops are
@@ -110,10 +99,5 @@ def generate_text_crops(out: Path, seed: int, count: int, val_fraction: float, w
             counts[split] = sum(run_items(pool, text_crops_item, items, f"textcrops/{split}"))
             timings[f"textcrops_{split}_s"] = round(time.time() - t, 1)
     entry = {"command": command, "seed": seed, "counts": counts, "timings": timings, "workers": workers,
-             **_font_record(), "notes": NOTES}
-    manifest_path = out / MANIFEST
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {
-        "generator_version": GENERATOR_VERSION, "seed": seed, "command": command, "classes": CLASS_NAMES}
-    manifest["text_crops"] = entry
-    manifest_path.write_text(json.dumps(manifest, indent=1))
-    return manifest
+             **fonts.manifest_record(), "notes": NOTES}
+    return record_entry(out, "text_crops", entry, seed, command)
