@@ -50,7 +50,7 @@ class ReadResult:
     warnings: list[str]
     scale: float  # photo pixels per working-image pixel (JPEG reduced decoding)
     timings_ms: dict[str, float] = field(default_factory=dict)
-    detection_size: int = 0
+    detection_size: int = 0  # detector input long side of the look used (of the enlarged region after a closer look)
 
     def to_dict(self) -> dict:
         """The JSON object of the `vision read` contract (without the "photo" key)."""
