@@ -30,6 +30,7 @@ LARGE_INDEX_PX = 40  # indices this big at the detector's input also try the nex
 # photos where nothing was found at all (~2.5x the detection time).
 SMALL_INDEX_PX = 20
 LARGER_DETECTION_SIZE = 1024
+ZOOM_REGION_MIN_PROBABILITY = 0.5  # indices that place the closer look's region
 # The first size's indices are trusted without trying smaller sizes when the classifier names them with
 # at least this mean probability (crops of index parts at a too-large size score ~0.2-0.35 on real close-ups).
 CONFIDENT_MEAN_PROBABILITY = 0.6
@@ -148,7 +149,8 @@ class CardReader:
                         timings: dict[str, float]) -> tuple[list[IndexReading], int]:
         """Readings of a second look at the region around `readings`, enlarged (vision.zoom), and the detector
         input size used for it."""
-        readings = [r for r in readings if r.probability >= MIN_CARD_CONFIDENCE] or readings  # not stray marks
+        # the region follows the surely named indices, not stray marks (text, art) elsewhere in the photo
+        readings = [r for r in readings if r.probability >= ZOOM_REGION_MIN_PROBABILITY] or readings
         boxes = np.array([r.box for r in readings], np.float64)
         index_size = float(np.median([r.size for r in readings]))
         region = layout_region(boxes, index_size, image.shape)

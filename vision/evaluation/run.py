@@ -125,10 +125,10 @@ def run_evaluation(args: argparse.Namespace) -> int:
                 photos = sorted((dev / name, datasets.corrected_code(name, codes[0])) for name, codes in labels.items()
                                 if name.startswith(folder) and keep(name))
                 photos = datasets.subsample(photos, args.limit)
-                corrected = {dev / name: codes[0] for name, codes in labels.items()
-                             if datasets.corrected_code(name, codes[0]) != codes[0]}
-                corrected = {path: code for path, code in corrected.items() if any(p == path for p, _ in photos)}
-                results.append((evaluate_singles(reader, photos, title, corrected), CARD_CODES + [NO_CARD]))
+                chosen = {path for path, _ in photos}
+                labelled = {dev / name: codes[0] for name, codes in labels.items()
+                            if dev / name in chosen and datasets.corrected_code(name, codes[0]) != codes[0]}
+                results.append((evaluate_singles(reader, photos, title, labelled), CARD_CODES + [NO_CARD]))
         if "edje" in wanted:
             edje = datasets.edje_labels(dev)
             photos = sorted((dev / name, boxes) for name, boxes in edje.items())
