@@ -52,6 +52,8 @@ class ReadResult:
     scale: float  # photo pixels per working-image pixel (JPEG reduced decoding)
     timings_ms: dict[str, float] = field(default_factory=dict)
     detection_size: int = 0  # detector input long side of the look used (of the enlarged region after a closer look)
+    # every classified index before unsure cards were left out, in working-image pixels (for evaluation)
+    readings: list[IndexReading] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         """The JSON object of the `vision read` contract (without the "photo" key)."""
@@ -88,6 +90,7 @@ class CardReader:
         photo = decode_photo(data, min_long_side=self.crop_source_long_side)
         timings["decode"] = (time.perf_counter() - start) * 1000
         readings, size = self._find_indices(photo.image, timings)
+        all_readings = readings
         start = time.perf_counter()
         cards, warnings = merge_indices(readings)
         unsure = [card for card in cards if card.confidence < self.min_card_confidence]
@@ -96,7 +99,7 @@ class CardReader:
             cards, warnings = merge_indices(readings)  # "seen twice" among the cards kept only
             warnings.append("left out unsure marks: " + ", ".join(
                 f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
-        result = ReadResult(cards, None, warnings, float(photo.reduction), timings, size)
+        result = ReadResult(cards, None, warnings, float(photo.reduction), timings, size, all_readings)
         if loose:
             cards.sort(key=lambda c: (c.centre[1], c.centre[0]))
         else:

@@ -40,6 +40,18 @@ def test_scenes_all_right(tmp_path, reader):
     assert result.numbers["rows from the true index boxes (row logic alone)"] == 1.0
     assert result.numbers["card precision"] == 1.0 and result.numbers["card recall"] == 1.0
     assert result.numbers["index mAP50 (full scenes)"] == pytest.approx(1.0)
+    assert result.numbers["52-class index mAP50 (whole reader)"] == pytest.approx(1.0)
+
+
+def test_scene_with_wrong_codes_lowers_the_52_class_map(tmp_path, reader):
+    rows = [list(r) for r in deal(2)]
+    write_scene(tmp_path, "0000", rows, 0)
+    truth = json.loads((tmp_path / "0000.json").read_text())
+    truth["cards"][0]["code"] = "XX"  # the reader names it right; the label says otherwise
+    (tmp_path / "0000.json").write_text(json.dumps(truth))
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
+    assert result.numbers["index mAP50 (full scenes)"] == pytest.approx(1.0)  # class-blind
+    assert result.numbers["52-class index mAP50 (whole reader)"] < 0.99
 
 
 def test_scene_with_wrong_order_counts_as_not_exact(tmp_path, reader):
@@ -50,6 +62,21 @@ def test_scene_with_wrong_order_counts_as_not_exact(tmp_path, reader):
     assert result.numbers["rows exactly right"] == 0.0
     assert result.numbers["rows right ignoring order"] == 1.0
     assert len(result.failures) == 1
+
+
+def test_photos_without_rows_are_read_loose_and_scored_by_their_visible_cards(tmp_path, reader):
+    codes = list(deal(3)[1])
+    write_scene(tmp_path, "0000", [codes], 30)
+    truth = json.loads((tmp_path / "0000.json").read_text())
+    truth.update(rows=None, kind="scattered")
+    truth["cards"].append({"code": "AS" if "AS" not in codes else "KD", "indices": []})  # hidden: not expected
+    (tmp_path / "0000.json").write_text(json.dumps(truth))
+    write_scene(tmp_path, "0001", [list(r) for r in deal(5)], 0)
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn mixed")
+    assert result.numbers["card recall"] == 1.0 and result.numbers["card precision"] == 1.0
+    assert result.numbers["rows exactly right"] == 1.0  # over the one layout only
+    assert result.numbers["card recall, scattered photos (5 cards)"] == 1.0
+    assert result.numbers["card recall, rows photos (13 cards)"] == 1.0
 
 
 def test_singles_top1(tmp_path, reader):
@@ -102,6 +129,7 @@ def test_detector_tiles_map(tmp_path, reader):
     result = evaluate_detector_tiles(reader, tiles)
     assert result.numbers["boxes"] == 18
     assert result.numbers["mAP50"] > 0.95
+    assert result.numbers["recall at score 0.25, index box short side >= 10 px (18 boxes)"] == 1.0
 
 
 def test_subsample_is_even_and_deterministic():

@@ -8,8 +8,8 @@ import pytest
 
 from vision.cards import Card, IndexReading
 from vision.evaluation.evaluators import match_rank_boxes
-from vision.evaluation.metrics import (DetectionAccumulator, average_precision, box_iou, per_class_prf,
-                                       worst_confusions)
+from vision.evaluation.metrics import (ClassDetectionAccumulator, DetectionAccumulator, average_precision, box_iou,
+                                       per_class_prf, worst_confusions)
 
 
 def test_box_iou():
@@ -33,6 +33,17 @@ def test_shifted_boxes_pass_map50_but_not_strict_thresholds():
     result = acc.results()
     assert result["mAP50"] == pytest.approx(1.0)
     assert result["mAP50-95"] == pytest.approx(0.4)  # thresholds 0.50..0.65 of 10
+
+
+def test_class_map_counts_a_right_box_with_the_wrong_class_as_a_miss_and_a_false_positive():
+    gt = np.array([[0, 0, 10, 20], [50, 50, 70, 90]], np.float64)
+    right = ClassDetectionAccumulator()
+    right.add(gt, [0.9, 0.8], ["AS", "7D"], gt, ["AS", "7D"])
+    assert right.results() == {"mAP50": pytest.approx(1.0), "mAP50-95": pytest.approx(1.0), "classes": 2}
+    wrong = ClassDetectionAccumulator()
+    wrong.add(gt, [0.9, 0.8], ["AS", "7H"], gt, ["AS", "7D"])
+    assert wrong.results()["classes"] == 2  # 7H has no label so is not averaged; 7D is never found
+    assert wrong.results()["mAP50"] == pytest.approx(0.5)
 
 
 def test_false_positive_ranked_first_lowers_ap():

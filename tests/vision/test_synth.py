@@ -183,6 +183,32 @@ def test_tiny_generation_writes_the_dataset_layout(dataset):
 
 
 @needs_decks
+def test_photos_part_writes_every_kind_of_photo_with_rows_only_for_layouts(cache, tmp_path):
+    from vision.synth.dataset import generate
+    from vision.synth.parts.photos import PHOTO_KINDS
+
+    out = tmp_path / "ds"
+    manifest = generate(out, cache, 3, tiles=0, crops=0, scenes=0, val_fraction=0.25, train_decks=[TEST_TRAIN_DECK],
+                        val_decks=[TEST_VAL_DECK], workers=1, command="test", parts=("photos",), photos=6)
+    assert manifest["counts"]["photos"]["val"] == 6 and manifest["counts"]["detect"]["train"] == 0
+    kinds = set()
+    for label in sorted((out / "photos" / "val").glob("*.json")):
+        truth = json.loads(label.read_text())
+        kinds.add(truth["kind"])
+        assert truth["kind"] in dict(PHOTO_KINDS) and truth["deck"] == TEST_VAL_DECK
+        if truth["kind"] == "rows":
+            assert [len(truth["rows"][r]) for r in ("front", "middle", "back")] == [3, 5, 5]
+        else:
+            assert truth["rows"] is None
+        height, width = cv2.imread(str(label.with_suffix(".jpg"))).shape[:2]
+        boxes = [box for card in truth["cards"] for box in card["indices"]]
+        assert boxes, label.name  # every kind shows at least one index
+        for x1, y1, x2, y2 in boxes:
+            assert 0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height
+    assert len(kinds) >= 2
+
+
+@needs_decks
 def test_generation_is_deterministic_from_the_seed(dataset, cache, tmp_path):
     out, _ = dataset
     again = tmp_path / "again"

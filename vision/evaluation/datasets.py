@@ -25,9 +25,10 @@ def is_heldout_webcam(name: str) -> bool:
 @dataclass(frozen=True)
 class Scene:
     image: Path
-    rows: dict[str, list[str]]
+    rows: dict[str, list[str]] | None  # None: no 3/5/5 layout (a fan, scattered or single cards)
     index_boxes: np.ndarray  # (N,4) all visible index boxes
     card_indices: list[tuple[str, list[list[float]]]]  # (code, its visible index boxes) per card
+    kind: str = "rows"
 
 
 def subsample(items: list, limit: int | None) -> list:
@@ -60,7 +61,8 @@ def load_scenes(folder: Path) -> list[Scene]:
         truth = json.loads(label_file.read_text())
         boxes = [box for card in truth.get("cards", []) for box in card.get("indices", [])]
         cards = [(card["code"], card.get("indices", [])) for card in truth.get("cards", [])]
-        scenes.append(Scene(image, truth["rows"], np.array(boxes, np.float64).reshape(-1, 4), cards))
+        scenes.append(Scene(image, truth.get("rows"), np.array(boxes, np.float64).reshape(-1, 4), cards,
+                            truth.get("kind", "rows")))
     return scenes
 
 

@@ -81,6 +81,30 @@ class DetectionAccumulator:
         return {"mAP50": aps[0], "mAP50-95": float(np.mean(aps)), "images": len(self.tp), "boxes": self.n_gt}
 
 
+@dataclass
+class ClassDetectionAccumulator:
+    """Detections with class labels: AP per class, averaged over the classes that occur (COCO mAP)."""
+
+    def __post_init__(self):
+        self.by_class: dict[str, DetectionAccumulator] = {}
+
+    def add(self, pred_boxes: np.ndarray, pred_scores: np.ndarray, pred_classes: list[str],
+            gt_boxes: np.ndarray, gt_classes: list[str]) -> None:
+        pred_boxes, gt_boxes = np.asarray(pred_boxes).reshape(-1, 4), np.asarray(gt_boxes).reshape(-1, 4)
+        pred_scores = np.asarray(pred_scores, np.float64)
+        for label in set(pred_classes) | set(gt_classes):
+            p = np.array([c == label for c in pred_classes], bool).reshape(-1)
+            g = np.array([c == label for c in gt_classes], bool).reshape(-1)
+            self.by_class.setdefault(label, DetectionAccumulator()).add(pred_boxes[p], pred_scores[p], gt_boxes[g])
+
+    def results(self) -> dict[str, float]:
+        per_class = [acc.results() for acc in self.by_class.values() if acc.n_gt]
+        if not per_class:
+            return {"mAP50": float("nan"), "mAP50-95": float("nan"), "classes": 0}
+        return {"mAP50": float(np.mean([r["mAP50"] for r in per_class])),
+                "mAP50-95": float(np.mean([r["mAP50-95"] for r in per_class])), "classes": len(per_class)}
+
+
 def per_class_prf(true_positive: Counter, predicted: Counter, actual: Counter) -> dict[str, dict[str, float]]:
     """Precision, recall, F1 and support per class from counts."""
     table = {}

@@ -18,7 +18,7 @@ from vision.evaluation.evaluators import (EXTRA, MISSED, NO_CARD, SetResult, eva
 from vision.evaluation.metrics import worst_confusions
 from vision.reader import DETECTION_SIZES, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader
 
-ALL_SETS = ("synthetic", "tiles", "phone", "webcam", "edje")
+ALL_SETS = ("synthetic", "photos", "tiles", "phone", "webcam", "edje")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -27,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", default=None, help="folder with cards.onnx and cards_cls.onnx (default models/)")
     parser.add_argument("--scenes", default=None,
                         help="synthetic validation scenes folder (default: newest /work/data/synth-vN/scenes/val)")
+    parser.add_argument("--photos", default=None,
+                        help="synthetic validation photos of every kind (default: newest synth-vN/photos/val)")
     parser.add_argument("--data-yaml", default=None,
                         help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
     parser.add_argument("--dev-photos", default=str(datasets.DEFAULT_DEV_PHOTOS), help="real photos folder")
@@ -102,6 +104,16 @@ def run_evaluation(args: argparse.Namespace) -> int:
             results.append((evaluate_scenes(reader, scenes, f"synthetic val scenes ({scenes_dir})"), CARD_CODES))
         else:
             skipped.append("synthetic: no validation scenes folder found")
+    if "photos" in wanted:
+        photos_dir = Path(args.photos) if args.photos else None
+        if photos_dir is None and (root := datasets.newest_synth_root(needs=("photos/val/*.json",))) is not None:
+            photos_dir = root / "photos" / "val"
+        if photos_dir and photos_dir.is_dir():
+            photos = datasets.subsample(datasets.load_scenes(photos_dir), args.limit)
+            results.append((evaluate_scenes(reader, photos, f"synthetic val photos of every kind ({photos_dir})"),
+                            CARD_CODES))
+        else:
+            skipped.append("photos: no synthetic photos folder found (python -m vision.synth --parts photos)")
     if "tiles" in wanted:
         data_yaml = Path(args.data_yaml) if args.data_yaml else None
         if data_yaml is None and (root := datasets.newest_synth_root(

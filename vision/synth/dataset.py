@@ -1,5 +1,5 @@
 """Write the synthetic dataset (layout described in docs/synth.md and the dataset contract): the deck
-parts detect, crops and scenes, each in its own module under vision/synth/parts/ (the text crops part,
+parts detect, crops, scenes and photos, each in its own module under vision/synth/parts/ (the text crops part,
 which needs no decks, is parts.textcrops.generate_text_crops)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.synth.decks import DECKS_BY_NAME, render_all
-from vision.synth.parts import crops as crops_part, detect as detect_part, scenes as scenes_part
+from vision.synth.parts import crops as crops_part, detect as detect_part, photos as photos_part, scenes as scenes_part
 from vision.synth.parts.manifest import deck_parts_manifest, write_keeping_text_crops
 from vision.synth.parts.pool import make_pool
 from vision.synth.parts.worker import Config
@@ -25,17 +25,18 @@ def _timed(timings: dict, key: str, fn: Callable, *args: Any) -> Any:
 
 def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: int, val_fraction: float,
              train_decks: list[str], val_decks: list[str], workers: int, command: str,
-             parts: tuple[str, ...] = ("detect", "crops", "scenes"), text_sheets: float = 0.0) -> dict:
-    """Write the dataset; `parts` limits the run to some of detect / crops / scenes (the others are
+             parts: tuple[str, ...] = ("detect", "crops", "scenes"), text_sheets: float = 0.0,
+             photos: int = 0) -> dict:
+    """Write the dataset; `parts` limits the run to some of detect / crops / scenes / photos (the others are
     left as they are on disk and only counted). text_sheets: chance per scene of a paper sheet with
     text on the table (0 draws nothing and leaves the random streams as before)."""
     render_all(cache, [DECKS_BY_NAME[d] for d in train_decks + val_decks], workers=workers)
-    for part in (detect_part, crops_part, scenes_part):
+    for part in (detect_part, crops_part, scenes_part, photos_part):
         part.make_folders(out)
     config = Config(str(out), str(cache), seed, tuple(train_decks), tuple(val_decks), text_sheets)
     fractions = (("train", 1 - val_fraction), ("val", val_fraction))
     timings: dict[str, float] = {}
-    counts: dict = {"detect": {}, "crops": {}, "scenes": {}}
+    counts: dict = {"detect": {}, "crops": {}, "scenes": {}, "photos": {}}
     with make_pool(workers, config) as pool:
         for split, frac in fractions:
             counts["detect"][split] = (_timed(timings, f"detect_{split}_s", detect_part.write, pool, split, tiles * frac)
@@ -45,6 +46,8 @@ def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: 
                                       if "crops" in parts else crops_part.on_disk(out, split))
         counts["scenes"]["val"] = (_timed(timings, "scenes_val_s", scenes_part.write, pool, scenes)
                                    if "scenes" in parts else scenes_part.on_disk(out))
+        counts["photos"]["val"] = (_timed(timings, "photos_val_s", photos_part.write, pool, photos)
+                                   if "photos" in parts else photos_part.on_disk(out))
     detect_part.write_data_yaml(out)
     manifest = deck_parts_manifest(seed, command, train_decks, val_decks, counts, timings, workers, parts, text_sheets)
     write_keeping_text_crops(out, manifest)
