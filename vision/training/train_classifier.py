@@ -24,6 +24,7 @@ import torch.nn.functional as F
 
 from vision.crops import CLASS_NAMES, CROP_SIZE
 from vision.training.classifier_model import build_classifier, param_count
+from vision.training.widen import widen_classifier
 
 TORCH_THREADS = int(os.environ.get("TRAIN_THREADS", "2"))
 
@@ -228,8 +229,19 @@ def main(argv: list[str] | None = None) -> int:
         gen.manual_seed(args.seed + start_epoch)
         print(f"resumed at epoch {start_epoch}, best {best_acc:.4f}", flush=True)
     elif args.init is not None:
-        model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
-        print(f"initialised from {args.init}", flush=True)
+        state = torch.load(args.init, map_location="cpu", weights_only=False)
+        init_width = state.get("width", args.width)
+        if init_width < args.width:  # a wider network that starts with the narrow one's answers
+            narrow = build_classifier(init_width)
+            narrow.load_state_dict(state["model"])
+            model = widen_classifier(narrow, args.width, seed=args.seed).to(memory_format=torch.channels_last)
+            optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+            scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
+            print(f"initialised from {args.init}, widened {init_width} -> {args.width} "
+                  f"({param_count(model)} params)", flush=True)
+        else:
+            model.load_state_dict(state["model"])
+            print(f"initialised from {args.init}", flush=True)
 
     log_path = args.out / "log.csv"
     new_log = not log_path.exists() or not args.resume
