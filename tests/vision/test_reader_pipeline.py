@@ -174,10 +174,13 @@ def test_unsure_marks_are_left_out_and_named_in_a_warning():
     reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.2))
     rows = deal(11)
     image, _ = render(rows)
-    result = reader.read(jpeg(image)).to_dict()
+    read = reader.read(jpeg(image))
+    result = read.to_dict()
     assert result["cards"] == []
     unsure = [w for w in result["warnings"] if w.startswith("left out unsure marks: ")]
     assert len(unsure) == 1 and "? (0.36)" in unsure[0] and unsure[0].endswith(" ...")
+    # the evaluation still sees every classified index (two per card)
+    assert len(read.readings) == 26 and [r.probability for r in read.readings] == pytest.approx([0.2] * 26)
 
 
 def test_loose_mode(reader):
