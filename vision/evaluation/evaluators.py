@@ -13,7 +13,7 @@ from vision.cards import Card, IndexReading, merge_indices
 from vision.errors import ImageError
 from vision.evaluation.datasets import Scene, yolo_label_boxes
 from vision.evaluation.metrics import ClassDetectionAccumulator, DetectionAccumulator, box_iou, per_class_prf
-from vision.reader import CardReader
+from vision.reader import CardReader, ReadResult
 from vision.rows import ROW_NAMES, group_rows
 
 NO_CARD = "none"
@@ -39,6 +39,13 @@ class SetResult:
     @property
     def per_class(self) -> dict[str, dict[str, float]]:
         return per_class_prf(self.true_positive, self.predicted, self.actual)
+
+    def count_cards(self, truth: Counter, guess: Counter) -> None:
+        """Add one photo's true and read card codes (multisets) to the per-class counts."""
+        for code in truth | guess:
+            self.true_positive[code] += min(truth[code], guess[code])
+        self.actual.update(truth)
+        self.predicted.update(guess)
 
     def micro(self) -> tuple[float, float]:
         tp, p, a = sum(self.true_positive.values()), sum(self.predicted.values()), sum(self.actual.values())
@@ -168,6 +175,19 @@ def rows_from_true_indices(scene: Scene) -> dict[str, list[str]]:
     return {name: [cards[i].code for i in grouping.rows[name]] for name in ROW_NAMES}
 
 
+def _reader_indices(read: ReadResult) -> tuple[np.ndarray, list[float], list[str]]:
+    """The reader's own indices in photo pixels (its score floor 0.25 included), scored detector score x class
+    probability, with their codes."""
+    boxes = np.array([r.box for r in read.readings], np.float64).reshape(-1, 4) * read.scale
+    return boxes, [r.detector_score * r.probability for r in read.readings], [r.code for r in read.readings]
+
+
+def _labelled_indices(scene: Scene) -> tuple[np.ndarray, list[str]]:
+    """Every visible labelled index box with its card's code."""
+    pairs = [(box, code) for code, boxes in scene.card_indices for box in boxes]
+    return np.array([box for box, _ in pairs], np.float64).reshape(-1, 4), [code for _, code in pairs]
+
+
 def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetResult:
     """Full pipeline on rendered photos: cards found (per kind too), rows exactly right (3/5/5 layouts), index mAP
     of the detector alone at the reader's first size, and 52-class index mAP of what the whole reader finds.
@@ -187,22 +207,14 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
         except ImageError:
             result.unreadable += 1
             continue
-        # the reader's own indices (its score floor 0.25 included), scored detector score x class probability
-        named.add(np.array([r.box for r in read.readings], np.float64).reshape(-1, 4) * read.scale,
-                  [r.detector_score * r.probability for r in read.readings], [r.code for r in read.readings],
-                  np.array([b for _, boxes in scene.card_indices for b in boxes], np.float64).reshape(-1, 4),
-                  [code for code, boxes in scene.card_indices for _ in boxes])
+        named.add(*_reader_indices(read), *_labelled_indices(scene))
         if scene.rows is None:
             truth_codes = Counter(code for code, boxes in scene.card_indices if boxes)
         else:
             truth_codes = Counter(code for row in scene.rows.values() for code in row)
         guess_codes = Counter(card.code for card in read.cards)
-        kind = by_kind.setdefault(scene.kind, SetResult(scene.kind))
-        for counts in (result, kind):
-            for code in truth_codes | guess_codes:
-                counts.true_positive[code] += min(truth_codes[code], guess_codes[code])
-            counts.actual.update(truth_codes)
-            counts.predicted.update(guess_codes)
+        result.count_cards(truth_codes, guess_codes)
+        by_kind.setdefault(scene.kind, SetResult(scene.kind)).count_cards(truth_codes, guess_codes)
         if scene.rows is not None:
             layouts += 1
             oracle += rows_from_true_indices(scene) == {r: scene.rows[r] for r in ROW_NAMES}

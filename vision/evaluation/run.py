@@ -95,25 +95,20 @@ def run_evaluation(args: argparse.Namespace) -> int:
     skipped: list[str] = []
     started = time.perf_counter()
 
-    if "synthetic" in wanted:
-        scenes_dir = Path(args.scenes) if args.scenes else None
-        if scenes_dir is None and (root := datasets.newest_synth_root()) is not None:
-            scenes_dir = root / "scenes" / "val"
-        if scenes_dir and scenes_dir.is_dir():
-            scenes = datasets.subsample(datasets.load_scenes(scenes_dir), args.limit)
-            results.append((evaluate_scenes(reader, scenes, f"synthetic val scenes ({scenes_dir})"), CARD_CODES))
+    for key, given, part, title, missing in (
+            ("synthetic", args.scenes, "scenes", "synthetic val scenes", "synthetic: no validation scenes folder found"),
+            ("photos", args.photos, "photos", "synthetic val photos of every kind",
+             "photos: no synthetic photos folder found (python -m vision.synth --parts photos)")):
+        if key not in wanted:
+            continue
+        folder = Path(given) if given else None
+        if folder is None and (root := datasets.newest_synth_root(needs=(f"{part}/val/*.json",))) is not None:
+            folder = root / part / "val"
+        if folder and folder.is_dir():
+            scenes = datasets.subsample(datasets.load_scenes(folder), args.limit)
+            results.append((evaluate_scenes(reader, scenes, f"{title} ({folder})"), CARD_CODES))
         else:
-            skipped.append("synthetic: no validation scenes folder found")
-    if "photos" in wanted:
-        photos_dir = Path(args.photos) if args.photos else None
-        if photos_dir is None and (root := datasets.newest_synth_root(needs=("photos/val/*.json",))) is not None:
-            photos_dir = root / "photos" / "val"
-        if photos_dir and photos_dir.is_dir():
-            photos = datasets.subsample(datasets.load_scenes(photos_dir), args.limit)
-            results.append((evaluate_scenes(reader, photos, f"synthetic val photos of every kind ({photos_dir})"),
-                            CARD_CODES))
-        else:
-            skipped.append("photos: no synthetic photos folder found (python -m vision.synth --parts photos)")
+            skipped.append(missing)
     if "tiles" in wanted:
         data_yaml = Path(args.data_yaml) if args.data_yaml else None
         if data_yaml is None and (root := datasets.newest_synth_root(

@@ -24,6 +24,19 @@ def centre_layout(layout: layouts.Layout) -> float:
     return float(max(xs.max() - xs.min(), ys.max() - ys.min()) + 1.5)
 
 
+def projected_card_corners(layout: layouts.Layout, cam: np.ndarray) -> np.ndarray:
+    """(4N, 2) picture points of the cards' corners (a little beyond them: ±0.5 wide, ±0.6 tall)."""
+    corners = np.array([[[c.x + dx, c.y + dy] for c in layout.cards for dx in (-0.5, 0.5) for dy in (-0.6, 0.6)]],
+                       np.float64)
+    return cv2.perspectiveTransform(corners, cam)[0]
+
+
+def scale_about(points: np.ndarray, scale: float, target: tuple[float, float] | np.ndarray) -> np.ndarray:
+    """Homography that scales the picture by `scale` and moves the mean of `points` to `target`."""
+    centre = points.mean(axis=0)
+    return np.array([[scale, 0, target[0] - scale * centre[0]], [0, scale, target[1] - scale * centre[1]], [0, 0, 1.0]])
+
+
 def index_ratio(deck: DeckFaces) -> float:
     """Index height as a fraction of card height for this deck."""
     heights = [f.boxes[0][3] - f.boxes[0][1] for f in deck.faces.values()]

@@ -12,7 +12,7 @@ import numpy as np
 
 from vision.synth import layouts, scene
 from vision.synth.parts.draws import choose
-from vision.synth.parts.framing import centre_layout, text_sheet_args
+from vision.synth.parts.framing import centre_layout, projected_card_corners, scale_about, text_sheet_args
 from vision.synth.parts.pool import run_items
 from vision.synth.parts.scenes import scene_truth
 from vision.synth.parts.worker import config, deck, deck_for, item_rng
@@ -36,17 +36,13 @@ def photo_item(args: tuple[str, int, int]) -> int:
     size = centre_layout(layout)
     w, h = (2000, 1500) if rng.random() < 0.5 else (1500, 2000)
     cam = scene.make_camera(rng, size, 100.0, (w, h), elevation_range=ELEVATION)
-    corners = np.array([[[c.x + dx, c.y + dy] for c in layout.cards for dx in (-0.5, 0.5) for dy in (-0.6, 0.6)]],
-                       np.float64)
-    proj = cv2.perspectiveTransform(corners, cam)[0]
-    span = max(proj[:, 0].max() - proj[:, 0].min(), proj[:, 1].max() - proj[:, 1].min())
-    s = rng.uniform(*FILL) * max(w, h) / span
-    s = min(s, 0.95 * min(w / (proj[:, 0].max() - proj[:, 0].min()), h / (proj[:, 1].max() - proj[:, 1].min())))
-    centre = proj.mean(axis=0)
+    proj = projected_card_corners(layout, cam)
+    extent = proj.max(axis=0) - proj.min(axis=0)
+    # the cards span FILL of the long side, at most 95 % of either side
+    s = min(rng.uniform(*FILL) * max(w, h) / extent.max(), 0.95 * min(w / extent[0], h / extent[1]))
     # anywhere the cards fit, not always in the middle
-    room = np.array([w, h]) - s * (proj.max(axis=0) - proj.min(axis=0))
-    target = np.array([w / 2, h / 2]) + rng.uniform(-0.4, 0.4, 2) * room
-    fit = np.array([[s, 0, target[0] - s * centre[0]], [0, s, target[1] - s * centre[1]], [0, 0, 1.0]])
+    target = np.array([w / 2, h / 2]) + rng.uniform(-0.4, 0.4, 2) * (np.array([w, h]) - s * extent)
+    fit = scale_about(proj, s, target)
     sc = scene.render_layout(rng, layout, faces, fit @ cam, (w, h), **text_sheet_args(split))
     image = scene.photo_effects(rng, sc.image)
     out = Path(config().out) / "photos" / split

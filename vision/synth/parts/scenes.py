@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 from vision.synth import layouts, scene
-from vision.synth.parts.framing import centre_layout, text_sheet_args
+from vision.synth.parts.framing import centre_layout, projected_card_corners, scale_about, text_sheet_args
 from vision.synth.parts.pool import run_items
 from vision.synth.parts.worker import config, deck, deck_for, item_rng
 
@@ -29,12 +28,9 @@ def scene_item(args: tuple[str, int, int]) -> int:
     yaw = [rng.normal(0, 6), 180 + rng.normal(0, 6), rng.choice([90.0, 270.0]) + rng.normal(0, 6), rng.uniform(0, 360)][mode]
     cam = scene.make_camera(rng, size, 100.0, (w, h), elevation_range=(40, 90), yaw=float(yaw))
     # Fit the layout into 60..85 % of the picture.
-    pts = np.array([[[c.x + dx, c.y + dy] for c in layout.cards for dx in (-0.5, 0.5) for dy in (-0.6, 0.6)]], np.float64)
-    proj = cv2.perspectiveTransform(pts, cam)[0]
+    proj = projected_card_corners(layout, cam)
     extent = max((proj[:, 0].max() - proj[:, 0].min()) / w, (proj[:, 1].max() - proj[:, 1].min()) / h)
-    s = rng.uniform(0.6, 0.85) / extent
-    centre = proj.mean(axis=0)
-    fit = np.array([[s, 0, w / 2 - s * centre[0]], [0, s, h / 2 - s * centre[1]], [0, 0, 1.0]])
+    fit = scale_about(proj, rng.uniform(0.6, 0.85) / extent, (w / 2, h / 2))
     sc = scene.render_layout(rng, layout, faces, fit @ cam, (w, h), **text_sheet_args(split))
     image = scene.photo_effects(rng, sc.image, strength=0.7)
     out = Path(config().out) / "scenes" / split
