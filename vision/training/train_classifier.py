@@ -99,14 +99,24 @@ def pixel_degrade(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def geometric_colour(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """Batched any-angle rotation, small scale/shift, colour casts, contrast, gray, noise."""
+def geometric_colour(x: torch.Tensor, gen: torch.Generator, squeeze_share: float = 0.0,
+                     squeeze_min: float = 0.5) -> torch.Tensor:
+    """Batched any-angle rotation, small scale/shift, squeeze, colour casts, contrast, gray, noise.
+
+    The squeeze (one axis shortened to `squeeze_min`..1 on a share of crops) is how a steep view flattens an
+    index; the scenes the crops were cut from have such views, but too few of the steepest.
+    """
     n = x.shape[0]
     angle = torch.rand(n, generator=gen) * 2 * math.pi
     scale = 1.0 + (torch.rand(n, generator=gen) * 2 - 1) * 0.15
     shift = (torch.rand(n, 2, generator=gen) * 2 - 1) * 0.10
+    squeeze = torch.ones(n)
+    squeezed = torch.rand(n, generator=gen) < squeeze_share
+    squeeze[squeezed] = squeeze_min + torch.rand(int(squeezed.sum()), generator=gen) * (1.0 - squeeze_min)
     cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
-    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    # sampling grid = rotation . diag(1 / squeeze, 1): the output shows the content shortened along x
+    theta = torch.stack([torch.stack([cos / squeeze, -sin, shift[:, 0]], 1),
+                         torch.stack([sin / squeeze, cos, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     # Colour: per-channel gain (casts), brightness, contrast around the mean.
@@ -166,6 +176,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--weight-decay", type=float, default=5e-4)
     p.add_argument("--width", type=int, default=24)
+    p.add_argument("--squeeze-share", type=float, default=0.0,
+                   help="share of training crops shortened along one axis (steep views), 0 = off")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--holdout", type=float, default=0.0,
                    help="validate on this fraction of train instead of crops/val (early runs only)")
@@ -257,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
             loss_sum, correct, seen = 0.0, 0, 0
             for step in range(steps_per_epoch):
                 idx = np.sort(order[step * args.batch:(step + 1) * args.batch])
-                xb = geometric_colour(to_tensor(pixel_degrade(x_train[idx], rng)), gen)
+                xb = geometric_colour(to_tensor(pixel_degrade(x_train[idx], rng)), gen, args.squeeze_share)
                 xb = xb.contiguous(memory_format=torch.channels_last)
                 yb = torch.from_numpy(y_train[idx])
                 logits = model(xb)
