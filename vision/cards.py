@@ -45,7 +45,7 @@ class Card:
         """
         separate: list[IndexReading] = []
         for reading in sorted(self.indices, key=lambda r: -r.probability):
-            if all(_overlap_share(reading.box, kept.box) < SEPARATE_CORNER_OVERLAP for kept in separate):
+            if all(overlap_share(reading.box, kept.box) < SEPARATE_CORNER_OVERLAP for kept in separate):
                 separate.append(reading)
         return 1.0 - float(np.prod([1.0 - r.probability for r in separate[:2]]))
 
@@ -61,7 +61,7 @@ class Card:
         return (float(points[:, 0].mean()), float(points[:, 1].mean()))
 
 
-def _overlap_share(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+def overlap_share(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """Intersection over the smaller box's area."""
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards import Card, IndexReading, merge_indices
+from vision.cards import SEPARATE_CORNER_OVERLAP, Card, IndexReading, merge_indices, overlap_share
 from vision.classifier import IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.decode import check_limits, decode_photo
@@ -41,6 +41,9 @@ LOW_CONFIDENCE = 0.6
 # multi-card dev photos it keeps nearly every true card and drops most false ones (figures: docs/reader.md).
 MIN_CARD_CONFIDENCE = 0.5
 EXPECTED_CARDS = 13
+# In rows mode a hand is 13 cards: when fewer are sure, the most confident unsure ones down to this fill the gap
+# (flagged low confidence, for the player to check) rather than leaving holes to type in.
+FILL_MIN_CONFIDENCE = 0.3
 MIN_BOX_SIDE = 2.0
 
 
@@ -75,7 +78,7 @@ class CardReader:
 
     def __init__(self, models_dir: Path = MODELS_DIR, *, detection_sizes: tuple[int, ...] = DETECTION_SIZES,
                  crop_source_long_side: int = CROP_SOURCE_LONG_SIDE, score_threshold: float = 0.25,
-                 min_card_confidence: float = MIN_CARD_CONFIDENCE,
+                 min_card_confidence: float = MIN_CARD_CONFIDENCE, fill_min_confidence: float = FILL_MIN_CONFIDENCE,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
         """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
         self.detector = detector or IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold)
@@ -83,6 +86,7 @@ class CardReader:
         self.detection_sizes = detection_sizes
         self.crop_source_long_side = crop_source_long_side
         self.min_card_confidence = min_card_confidence
+        self.fill_min_confidence = fill_min_confidence
 
     def read(self, data: bytes, *, loose: bool = False) -> ReadResult:
         timings: dict[str, float] = {}
@@ -95,10 +99,16 @@ class CardReader:
         cards, warnings = merge_indices(readings)
         unsure = [card for card in cards if card.confidence < self.min_card_confidence]
         if unsure:
-            readings = [i for card in cards if card.confidence >= self.min_card_confidence for i in card.indices]
+            sure = [card for card in cards if card.confidence >= self.min_card_confidence]
+            if not loose:
+                filling = _gap_fillers(sure, unsure, EXPECTED_CARDS - len(sure), self.fill_min_confidence)
+                sure += filling
+                unsure = [card for card in unsure if all(card is not f for f in filling)]
+            readings = [i for card in sure for i in card.indices]
             cards, warnings = merge_indices(readings)  # "seen twice" among the cards kept only
-            warnings.append("left out unsure marks: " + ", ".join(
-                f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
+            if unsure:
+                warnings.append("left out unsure marks: " + ", ".join(
+                    f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
         result = ReadResult(cards, None, warnings, float(photo.reduction), timings, size, all_readings)
         if loose:
             cards.sort(key=lambda c: (c.centre[1], c.centre[0]))
@@ -193,6 +203,22 @@ class CardReader:
         result.rows = {name: [cards[i] for i in grouping.rows[name]] for name in ROW_NAMES}
         in_rows = [card for name in ROW_NAMES for card in result.rows[name]]
         result.cards = in_rows + [card for card in cards if all(card is not c for c in in_rows)]
+
+
+def _gap_fillers(sure: list[Card], unsure: list[Card], gap: int, min_confidence: float) -> list[Card]:
+    """Up to `gap` unsure cards, most confident first, that repeat no sure card's code or index."""
+    filling: list[Card] = []
+    for card in sorted(unsure, key=lambda c: -c.confidence):
+        if len(filling) >= gap or card.confidence < min_confidence:
+            break
+        taken = sure + filling
+        if any(card.code == other.code for other in taken):
+            continue
+        if any(overlap_share(a.box, b.box) > SEPARATE_CORNER_OVERLAP
+               for other in taken for a in card.indices for b in other.indices):
+            continue  # another name for an index already read
+        filling.append(card)
+    return filling
 
 
 _default_reader: CardReader | None = None

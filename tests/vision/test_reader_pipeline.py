@@ -170,17 +170,61 @@ def test_low_confidence_is_reported():
 
 
 def test_unsure_marks_are_left_out_and_named_in_a_warning():
-    # each corner 0.2: the card 1 - 0.8 ** 2 = 0.36 < 0.5
-    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.2))
+    # each corner 0.15: the card 1 - 0.85 ** 2 = 0.28, under both the keep (0.5) and the fill (0.3) thresholds
+    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.15))
     rows = deal(11)
     image, _ = render(rows)
     read = reader.read(jpeg(image))
     result = read.to_dict()
     assert result["cards"] == []
     unsure = [w for w in result["warnings"] if w.startswith("left out unsure marks: ")]
-    assert len(unsure) == 1 and "? (0.36)" in unsure[0] and unsure[0].endswith(" ...")
+    assert len(unsure) == 1 and "? (0.28)" in unsure[0] and unsure[0].endswith(" ...")
     # the evaluation still sees every classified index (two per card)
-    assert len(read.readings) == 26 and [r.probability for r in read.readings] == pytest.approx([0.2] * 26)
+    assert len(read.readings) == 26 and [r.probability for r in read.readings] == pytest.approx([0.15] * 26)
+
+
+class SomeUnsure(ColourClassifier):
+    """Sure of every card but those in `corner_probability`, named right with that probability per corner."""
+
+    def __init__(self, corner_probability):
+        super().__init__()
+        self.corner_probability = corner_probability
+
+    def probabilities(self, image, boxes):
+        out = super().probabilities(image, boxes)
+        for row in out:
+            code = CLASS_NAMES[int(row.argmax())]
+            if code in self.corner_probability:
+                p = self.corner_probability[code]
+                row[:] = (1 - p) / (len(CLASS_NAMES) - 1)
+                row[CLASS_NAMES.index(code)] = p
+        return out
+
+
+def test_a_short_hand_is_filled_with_the_most_confident_unsure_cards():
+    rows = deal(13)
+    filled, also_filled, too_faint = rows[1][2], rows[2][0], rows[0][1]
+    # cards: 1 - 0.75 ** 2 = 0.44 and 1 - 0.8 ** 2 = 0.36 fill the hand; 1 - 0.9 ** 2 = 0.19 stays out
+    classifier = SomeUnsure({filled: 0.25, also_filled: 0.2, too_faint: 0.1})
+    reader = CardReader(detector=MarkerDetector(), classifier=classifier)
+    image, _ = render(rows)
+    result = reader.read(jpeg(image)).to_dict()
+    expected = [[code for code in row if code != too_faint] for row in rows]
+    assert result["rows"] == as_rows(expected)
+    assert f"left out unsure marks: {too_faint}? (0.19)" in result["warnings"]
+    assert f"low confidence: {filled} (0.44)" in result["warnings"]
+    assert f"low confidence: {also_filled} (0.36)" in result["warnings"]
+    assert "expected 13 cards, found 12" in result["warnings"]
+    # loose cards have no hand size to fill: every unsure card stays out
+    loose = reader.read(jpeg(image), loose=True).to_dict()
+    assert {c["code"] for c in loose["cards"]} == set(sum(rows, [])) - {filled, also_filled, too_faint}
+
+
+def test_filling_a_hand_never_repeats_a_card_read_surely():
+    reader = CardReader(detector=TwoFaintCopies(), classifier=SureThenFaint(), detection_sizes=(640,))
+    result = reader.read(jpeg(np.full((1500, 2000, 3), 90, np.uint8))).to_dict()
+    assert [c["code"] for c in result["cards"]] == ["TS"]
+    assert "left out unsure marks: TS? (0.40)" in result["warnings"]
 
 
 def test_loose_mode(reader):

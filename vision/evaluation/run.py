@@ -16,7 +16,7 @@ from vision.evaluation.confusion_image import draw_confusion, side_by_side
 from vision.evaluation.evaluators import (EXTRA, MISSED, NO_CARD, SetResult, evaluate_detector_tiles,
                                           evaluate_rank_boxes, evaluate_scenes, evaluate_singles)
 from vision.evaluation.metrics import worst_confusions
-from vision.reader import DETECTION_SIZES, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader
+from vision.reader import DETECTION_SIZES, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader
 
 ALL_SETS = ("synthetic", "photos", "tiles", "phone", "webcam", "edje")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
@@ -36,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="at most N photos per set (evenly spread)")
     parser.add_argument("--min-card-confidence", type=float, default=MIN_CARD_CONFIDENCE,
                         help="cards named with less are left out (the reader's rule; 0 keeps every mark)")
+    parser.add_argument("--fill-min-confidence", type=float, default=FILL_MIN_CONFIDENCE,
+                        help="in rows mode unsure cards down to this fill a hand of fewer than 13 (above 1: never)")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
 
@@ -87,7 +89,8 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
 def run_evaluation(args: argparse.Namespace) -> int:
     models = Path(args.models) if args.models else MODELS_DIR
     reader = CardReader(models, detection_sizes=(args.detection_size,) + tuple(
-        s for s in DETECTION_SIZES if s < args.detection_size), min_card_confidence=args.min_card_confidence)
+        s for s in DETECTION_SIZES if s < args.detection_size), min_card_confidence=args.min_card_confidence,
+        fill_min_confidence=args.fill_min_confidence)
     wanted = {s.strip() for s in args.sets.split(",") if s.strip()}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -150,7 +153,8 @@ def run_evaluation(args: argparse.Namespace) -> int:
 def _write_report(out: Path, models: Path, args, results, skipped, seconds: float) -> None:
     lines = ["# Card reader evaluation", "",
              f"Run {time.strftime('%Y-%m-%d %H:%M')}, {seconds:.0f} s in all, detection long side "
-             f"{args.detection_size}, cards named with < {args.min_card_confidence} left out, "
+             f"{args.detection_size}, cards named with < {args.min_card_confidence} left out "
+             f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
              f"limit per set: {args.limit or 'none'}.", ""]
     lines += _model_lines(models) + [""]
     lines += ["## Summary", "", "| set | measure | value |", "| --- | --- | --- |"]
