@@ -94,6 +94,7 @@ class CardReader:
         photo = decode_photo(data, min_long_side=self.crop_source_long_side)
         timings["decode"] = (time.perf_counter() - start) * 1000
         readings, size = self._find_indices(photo.image, timings)
+        readings = self._second_look(photo.image, readings, loose, timings)
         all_readings = readings
         start = time.perf_counter()
         cards, warnings = merge_indices(readings)
@@ -157,6 +158,23 @@ class CardReader:
         kept = {id(r) for r in fused}
         size = max(found, key=lambda item: sum(r.probability for r in item[1] if id(r) in kept))[0]
         return fused, size
+
+    def _second_look(self, image: np.ndarray, readings: list[IndexReading], loose: bool,
+                     timings: dict[str, float]) -> list[IndexReading]:
+        """The readings fused with a look at the larger size when the first left a hand short of 13 sure cards
+        (rows) or left unsure marks (loose), and the photo has the pixels: indices squeezed by a steep view or
+        far away are a few pixels across at the first size. Kept only when it gives more sure cards."""
+        if max(image.shape[:2]) <= LARGER_DETECTION_SIZE:
+            return readings
+        cards, _ = merge_indices(readings)
+        sure = sum(card.confidence >= self.min_card_confidence for card in cards)
+        if sure >= (len(cards) if loose else EXPECTED_CARDS):
+            return readings
+        fused = fuse_sizes([readings, self._indices_at(image, LARGER_DETECTION_SIZE, timings)])
+        more_cards, _ = merge_indices(fused)
+        if sum(card.confidence >= self.min_card_confidence for card in more_cards) > sure:
+            return fused
+        return readings
 
     def _indices_zoomed(self, image: np.ndarray, readings: list[IndexReading],
                         timings: dict[str, float]) -> tuple[list[IndexReading], int]:

@@ -143,6 +143,46 @@ def test_nothing_found_tries_the_larger_size():
     assert [c.code for c in read.cards] == ["QH"]
 
 
+class SizeRecordingDetector(MarkerDetector):
+    def __init__(self):
+        self.sizes = []
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        self.sizes.append(long_side)
+        return super().detect(image, long_side)
+
+
+class BlindToTheRightBelowTheLargerSize(SizeRecordingDetector):
+    """Misses the indices on the right of the photo below the larger size (as if squeezed by a steep view)."""
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        boxes, scores = super().detect(image, long_side)
+        if long_side < LARGER_DETECTION_SIZE:
+            keep = boxes[:, 0] < 0.6 * image.shape[1]
+            boxes, scores = boxes[keep], scores[keep]
+        return boxes, scores
+
+
+def test_a_short_hand_gets_a_second_look_at_the_larger_size():
+    rows = deal(14)
+    image, _ = render(rows)
+    detector = BlindToTheRightBelowTheLargerSize()
+    result = CardReader(detector=detector, classifier=ColourClassifier()).read(jpeg(image)).to_dict()
+    assert detector.sizes[-1] == LARGER_DETECTION_SIZE
+    assert result["rows"] == as_rows(rows) and result["warnings"] == []
+    # loose cards read surely have no expected count: no second look
+    detector = BlindToTheRightBelowTheLargerSize()
+    loose = CardReader(detector=detector, classifier=ColourClassifier()).read(jpeg(image), loose=True).to_dict()
+    assert LARGER_DETECTION_SIZE not in detector.sizes and 0 < len(loose["cards"]) < 13
+
+
+def test_a_full_hand_needs_no_second_look():
+    detector = SizeRecordingDetector()
+    image, _ = render(deal(15))
+    result = CardReader(detector=detector, classifier=ColourClassifier()).read(jpeg(image)).to_dict()
+    assert len(result["cards"]) == 13 and LARGER_DETECTION_SIZE not in detector.sizes
+
+
 def test_missing_card_and_card_seen_twice(reader):
     rows = deal(9)
     rows[0][0] = rows[2][4]  # the same card in the front and the back row, far apart
