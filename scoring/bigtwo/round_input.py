@@ -70,6 +70,9 @@ def check_instant_claim(rules: BigTwoRules, player: str, cards: tuple[int, ...])
                                f"{rules.preset} (option instant_wins)")
         raise ScoringError(f"{player}: {shown} is no instant win: 一條龍 needs 13 cards, one of each rank; "
                            f"四條2 needs the four 2s")
+    if len(cards) < DEALT:  # four 2s show in 4 cards, but a claim is the dealt hand shown whole
+        raise ScoringError(f"{player}: {len(cards)} card{'' if len(cards) == 1 else 's'} entered; an instant win "
+                           f"is shown with all {DEALT} cards {player} was dealt")
     return paid
 
 

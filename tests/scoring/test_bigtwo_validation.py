@@ -96,6 +96,7 @@ def test_instant_win_checks():
     ("3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S 2S", None),               # a card twice
     ("2S 2H 2D 2C 3S 4S 5S 6S 7S 8S 9S TS JS", None),                  # four 2s, off by default
     ("3S 4H 5D 6C 7S 8H 9D TC JS QH KD AC 2S", {"instant_wins": {"dragon": None, "same-suit-dragon": None}}),
+    ("2S 2H 2D 2C", {"instant_wins": {"four-twos": 3}}),                 # four 2s, but not the hand dealt
 ])
 def test_check_instant_win_says_what_settling_says(cards, options):
     """A claim checked on its own (the web app's review) gets settling's own message for the same cards."""
@@ -105,6 +106,12 @@ def test_check_instant_win_says_what_settling_says(cards, options):
     with pytest.raises(ScoringError) as alone:
         scoring.bigtwo.check_instant_win("bigtwo-hk", options, "Ann", cards)
     assert str(alone.value) == str(settling.value) and str(alone.value).startswith("Ann: ")
+
+
+def test_four_twos_are_claimed_with_the_whole_hand_dealt():
+    options = {"instant_wins": {"four-twos": 3}}
+    with pytest.raises(ScoringError, match="Ann: 5 cards entered; an instant win is shown with all 13 cards Ann was dealt"):
+        scoring.bigtwo.check_instant_win("bigtwo-hk", options, "Ann", "2S 2H 2D 2C 3S".split())
 
 
 def test_check_instant_win_returns_the_settlements_instant_win():
