@@ -97,19 +97,7 @@ class CardReader:
         readings = self._second_look(photo.image, readings, loose, timings)
         all_readings = readings
         start = time.perf_counter()
-        cards, warnings = merge_indices(readings)
-        unsure = [card for card in cards if card.confidence < self.min_card_confidence]
-        if unsure:
-            sure = [card for card in cards if card.confidence >= self.min_card_confidence]
-            if not loose:
-                filling = _gap_fillers(sure, unsure, EXPECTED_CARDS - len(sure), self.fill_min_confidence)
-                sure += filling
-                unsure = [card for card in unsure if all(card is not f for f in filling)]
-            readings = [i for card in sure for i in card.indices]
-            cards, warnings = merge_indices(readings)  # "seen twice" among the cards kept only
-            if unsure:
-                warnings.append("left out unsure marks: " + ", ".join(
-                    f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
+        cards, warnings, readings = self._leave_out_unsure(readings, loose)
         result = ReadResult(cards, None, warnings, float(photo.reduction), timings, size, all_readings)
         if loose:
             cards.sort(key=lambda c: (c.centre[1], c.centre[0]))
@@ -158,6 +146,26 @@ class CardReader:
         kept = {id(r) for r in fused}
         size = max(found, key=lambda item: sum(r.probability for r in item[1] if id(r) in kept))[0]
         return fused, size
+
+    def _leave_out_unsure(self, readings: list[IndexReading], loose: bool
+                          ) -> tuple[list[Card], list[str], list[IndexReading]]:
+        """Cards of the readings, the warnings, and the readings kept: cards named with less than
+        min_card_confidence are left out and named in one warning, except (rows) those filling a short hand."""
+        cards, warnings = merge_indices(readings)
+        unsure = [card for card in cards if card.confidence < self.min_card_confidence]
+        if not unsure:
+            return cards, warnings, readings
+        sure = [card for card in cards if card.confidence >= self.min_card_confidence]
+        if not loose:
+            filling = _gap_fillers(sure, unsure, EXPECTED_CARDS - len(sure), self.fill_min_confidence)
+            sure += filling
+            unsure = [card for card in unsure if all(card is not f for f in filling)]
+        readings = [i for card in sure for i in card.indices]
+        cards, warnings = merge_indices(readings)  # "seen twice" among the cards kept only
+        if unsure:
+            warnings.append("left out unsure marks: " + ", ".join(
+                f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
+        return cards, warnings, readings
 
     def _second_look(self, image: np.ndarray, readings: list[IndexReading], loose: bool,
                      timings: dict[str, float]) -> list[IndexReading]:
