@@ -54,7 +54,9 @@ class ReadResult:
     warnings: list[str]
     scale: float  # photo pixels per working-image pixel (JPEG reduced decoding)
     timings_ms: dict[str, float] = field(default_factory=dict)
-    detection_size: int = 0  # detector input long side of the look used (of the enlarged region after a closer look)
+    # detector input long side of the look used (of the enlarged region after a closer look); a second look at
+    # LARGER_DETECTION_SIZE fused in afterwards (_second_look) does not change it
+    detection_size: int = 0
     # every classified index before unsure cards were left out, in working-image pixels (for evaluation)
     readings: list[IndexReading] = field(default_factory=list)
 

@@ -111,8 +111,9 @@ def geometric_colour(x: torch.Tensor, gen: torch.Generator, squeeze_share: float
     scale = 1.0 + (torch.rand(n, generator=gen) * 2 - 1) * 0.15
     shift = (torch.rand(n, 2, generator=gen) * 2 - 1) * 0.10
     squeeze = torch.ones(n)
-    squeezed = torch.rand(n, generator=gen) < squeeze_share
-    squeeze[squeezed] = squeeze_min + torch.rand(int(squeezed.sum()), generator=gen) * (1.0 - squeeze_min)
+    if squeeze_share > 0:  # no draws when off, so runs without it repeat the earlier sessions' augmentation
+        squeezed = torch.rand(n, generator=gen) < squeeze_share
+        squeeze[squeezed] = squeeze_min + torch.rand(int(squeezed.sum()), generator=gen) * (1.0 - squeeze_min)
     cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
     # sampling grid = rotation . diag(1 / squeeze, 1): the output shows the content shortened along x
     theta = torch.stack([torch.stack([cos / squeeze, -sin, shift[:, 0]], 1),
