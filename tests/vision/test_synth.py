@@ -417,3 +417,24 @@ def test_font_crops_command_line_needs_no_decks(tmp_path):
                  "--workers", "1"]) == 0
     assert len(list((tmp_path / "ds" / "fontcrops" / "train").glob("*/font_*.png"))) == 54
     assert len(list((tmp_path / "ds" / "fontcrops" / "val").glob("*/font_*.png"))) == 6
+
+
+@needs_decks
+def test_photocrops_part_cuts_index_crops_out_of_photos_of_every_kind(cache, tmp_path):
+    from vision.crops import CROP_SIZE, NONE_CLASS
+    from vision.synth.dataset import generate
+    from vision.synth.parts import photocrops
+
+    out = tmp_path / "ds"
+    manifest = generate(out, cache, 3, tiles=0, crops=0, scenes=0, val_fraction=0.5, train_decks=[TEST_TRAIN_DECK],
+                        val_decks=[TEST_VAL_DECK], workers=1, command="test", parts=("photocrops",),
+                        photo_crops=2 * photocrops.PHOTO_YIELD)
+    for split in ("train", "val"):
+        counts = manifest["counts"]["photocrops"][split]
+        assert counts == photocrops.on_disk(out, split)
+        assert 0 < counts["total"] <= photocrops.CROPS_PER_PHOTO
+        assert counts["per_class"][NONE_CLASS] >= 1
+        assert sum(n for code, n in counts["per_class"].items() if code != NONE_CLASS) >= 2
+    crop = cv2.imread(str(next((out / "photocrops" / "train").glob("*/*.png"))))
+    assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
+    assert manifest["notes"]["photocrops"] == photocrops.NOTES

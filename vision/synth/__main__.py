@@ -1,4 +1,4 @@
-"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --photos P --text-crops T --font-crops F --parts ...] | --samples DIR"""
+"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --photos P --photo-crops C --text-crops T --font-crops F --parts ...] | --samples DIR"""
 from __future__ import annotations
 
 import argparse
@@ -21,13 +21,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=60, help="full-size validation scenes")
     parser.add_argument("--photos", type=int, default=300,
                         help="part photos: full-size validation photos of every kind (not in the default parts)")
+    parser.add_argument("--photo-crops", type=int, default=60000,
+                        help="part photocrops: classifier crops cut from photos of every kind, train + val "
+                             "(not in the default parts)")
     parser.add_argument("--val-fraction", type=float, default=0.1)
     parser.add_argument("--val-decks", default=",".join(DEFAULT_VAL))
     parser.add_argument("--decks", default="", help="comma-separated decks to use (default: all kept decks installed)")
     parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--parts", default="detect,crops,scenes",
-                        help="which parts to (re)generate (detect, crops, scenes, photos, textcrops, fontcrops); others stay as they are on disk")
+                        help="which parts to (re)generate (detect, crops, scenes, photos, photocrops, textcrops, fontcrops); others stay as they are on disk")
     parser.add_argument("--text-crops", type=int, default=12000,
                         help="part textcrops: `none` crops of printed/handwritten text, train + val")
     parser.add_argument("--font-crops", type=int, default=20000,
@@ -46,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         parser.error("--out is required (or --samples)")
     parts = tuple(p for p in args.parts.split(",") if p)
-    unknown_parts = sorted(set(parts) - {"detect", "crops", "scenes", "photos", "textcrops", "fontcrops"})
+    unknown_parts = sorted(set(parts) - {"detect", "crops", "scenes", "photos", "photocrops", "textcrops", "fontcrops"})
     if unknown_parts:
         parser.error(f"unknown parts: {', '.join(unknown_parts)}")
     if not 0 <= args.text_sheets <= 1:
@@ -100,10 +103,12 @@ def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespa
     start = time.time()
     manifest = generate(args.out, args.cache, args.seed, args.tiles, args.crops, args.scenes, args.val_fraction,
                         train, val, args.workers, command, parts=parts, text_sheets=args.text_sheets,
-                        photos=args.photos)
+                        photos=args.photos, photo_crops=args.photo_crops)
     print(f"done in {time.time() - start:.0f} s: {manifest['counts']['detect']} tiles, "
           f"crops train {manifest['counts']['crops']['train']['total']} val {manifest['counts']['crops']['val']['total']}, "
-          f"{manifest['counts']['scenes']['val']} scenes, {manifest['counts']['photos']['val']} photos")
+          f"{manifest['counts']['scenes']['val']} scenes, {manifest['counts']['photos']['val']} photos, "
+          f"photo crops train {manifest['counts']['photocrops']['train']['total']} "
+          f"val {manifest['counts']['photocrops']['val']['total']}")
     return 0
 
 

@@ -48,6 +48,26 @@ def _index_sized_box(rng: np.random.Generator, sc: scene.Scene, ref: list[Box], 
     return (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
 
 
+def none_boxes(rng: np.random.Generator, sc: scene.Scene, n_none: int) -> list[Box]:
+    """Up to n_none boxes for `none` crops: heavily covered indices first (about half), then boxes of index size on
+    card art, pips or the table that overlap no visible index."""
+    h, w = sc.image.shape[:2]
+    all_boxes = [lab.box for lab in sc.labels if lab.visible >= 0.3]
+    covered = [lab for lab in sc.labels if lab.visible < 0.3 and 0 <= lab.box[0] and lab.box[2] <= w
+               and 0 <= lab.box[1] and lab.box[3] <= h]
+    rng.shuffle(covered)
+    boxes = [jitter(rng, lab.box) for lab in covered[:n_none // 2]]
+    ref = [lab.box for lab in sc.labels] or [(0, 0, 40, 60)]
+    tries = 0
+    while len(boxes) < n_none and tries < 50:
+        tries += 1
+        box = _index_sized_box(rng, sc, ref, w, h)
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or _overlaps(box, all_boxes):
+            continue
+        boxes.append(box)
+    return boxes
+
+
 def crops_item(args: tuple[str, int, int, int]) -> dict[str, int]:
     """One scene -> up to `per_scene` crops (about 1 in 6 of them `none`); returns counts per class."""
     split, item, per_scene, variants = args
@@ -60,7 +80,6 @@ def crops_item(args: tuple[str, int, int, int]) -> dict[str, int]:
     # which would teach the classifier label noise rather than robustness.
     strength = float(np.clip(index_px / 25.0, 0.5, 1.0))
     image = scene.jpeg_roundtrip(rng, scene.photo_effects(rng, sc.image, strength), (30, 96))
-    h, w = image.shape[:2]
     visible = sc.visible_labels()
     rng.shuffle(visible)
     n_none = max(1, int(round(per_scene / 6)))
@@ -78,24 +97,8 @@ def crops_item(args: tuple[str, int, int, int]) -> dict[str, int]:
     for lab in visible[:(per_scene - n_none) // variants]:
         for _ in range(variants):
             save(lab.code, index_crop(image, jitter(rng, lab.box)))
-    # `none`: heavily covered indices, then boxes of index size on card art / pips / table.
-    all_boxes = [lab.box for lab in sc.labels if lab.visible >= 0.3]
-    covered = [lab for lab in sc.labels if lab.visible < 0.3 and 0 <= lab.box[0] and lab.box[2] <= w
-               and 0 <= lab.box[1] and lab.box[3] <= h]
-    rng.shuffle(covered)
-    nones = 0
-    for lab in covered[:n_none // 2]:
-        save(NONE_CLASS, index_crop(image, jitter(rng, lab.box)))
-        nones += 1
-    ref = [lab.box for lab in sc.labels] or [(0, 0, 40, 60)]
-    tries = 0
-    while nones < n_none and tries < 50:
-        tries += 1
-        box = _index_sized_box(rng, sc, ref, w, h)
-        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or _overlaps(box, all_boxes):
-            continue
+    for box in none_boxes(rng, sc, n_none):
         save(NONE_CLASS, index_crop(image, box))
-        nones += 1
     return counts
 
 

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from vision.synth import layouts, scene
+from vision.synth.bank import DeckFaces
 from vision.synth.parts.draws import choose
 from vision.synth.parts.framing import centre_layout, projected_card_corners, scale_about, text_sheet_args
 from vision.synth.parts.pool import run_items
@@ -27,10 +28,8 @@ NOTES = (f"{dict(PHOTO_KINDS)} of 2000x1500 or 1500x2000 photos, cards spanning 
          "(canonical: front row at the top), cards with their visible index boxes for every kind")
 
 
-def photo_item(args: tuple[str, int, int]) -> int:
-    split, item, _ = args
-    rng = item_rng("photos", split, item)
-    faces = deck(deck_for(split, item))
+def render_photo(rng: np.random.Generator, faces: DeckFaces, split: str) -> tuple[np.ndarray, scene.Scene, layouts.Layout, str]:
+    """A photo of a layout of a random kind (before JPEG): the picture, its scene, the layout and the kind."""
     kind = choose(rng, PHOTO_KINDS)
     layout = layouts.KINDS[kind](rng, faces.aspect)
     size = centre_layout(layout)
@@ -44,7 +43,14 @@ def photo_item(args: tuple[str, int, int]) -> int:
     target = np.array([w / 2, h / 2]) + rng.uniform(-0.4, 0.4, 2) * (np.array([w, h]) - s * extent)
     fit = scale_about(proj, s, target)
     sc = scene.render_layout(rng, layout, faces, fit @ cam, (w, h), **text_sheet_args(split))
-    image = scene.photo_effects(rng, sc.image)
+    return scene.photo_effects(rng, sc.image), sc, layout, kind
+
+
+def photo_item(args: tuple[str, int, int]) -> int:
+    split, item, _ = args
+    rng = item_rng("photos", split, item)
+    faces = deck(deck_for(split, item))
+    image, sc, layout, kind = render_photo(rng, faces, split)
     out = Path(config().out) / "photos" / split
     cv2.imwrite(str(out / f"{item:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 95))])
     truth = scene_truth(layout, sc)
