@@ -13,7 +13,7 @@ from vision.cards import SEPARATE_CORNER_OVERLAP, Card, IndexReading, merge_indi
 from vision.classifier import IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.decode import check_limits, decode_photo
-from vision.detector import IndexDetector
+from vision.detector import STRIDE, IndexDetector
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
 from vision.zoom import layout_region, zoomed_region
@@ -31,6 +31,9 @@ LARGE_INDEX_PX = 40  # indices this big at the detector's input also try the nex
 SMALL_INDEX_PX = 20
 LARGER_DETECTION_SIZE = 1024
 ZOOM_REGION_MIN_PROBABILITY = 0.5  # indices that place the closer look's region
+# The look at the larger size after a short hand covers the indices found and this many index sizes around them
+# (a 3/5/5 layout is about 16 index sizes wide, so cards missed at a row's end are inside); loose cards: the photo.
+SECOND_LOOK_MARGIN_INDEX_SIZES = 10.0
 # The first size's indices are trusted without trying smaller sizes when the classifier names them with
 # at least this mean probability (crops of index parts at a too-large size score ~0.2-0.35 on real close-ups).
 CONFIDENT_MEAN_PROBABILITY = 0.6
@@ -173,14 +176,25 @@ class CardReader:
                      timings: dict[str, float]) -> list[IndexReading]:
         """The readings fused with a look at the larger size when the first left a hand short of 13 sure cards
         (rows) or left unsure marks (loose), and the photo has the pixels: indices squeezed by a steep view or
-        far away are a few pixels across at the first size. Kept only when it gives more sure cards."""
-        if max(image.shape[:2]) <= LARGER_DETECTION_SIZE:
+        far away are a few pixels across at the first size. For a hand (rows) only the region around the indices
+        found is looked at (at the scale the whole photo would have at the larger size); loose cards may lie
+        anywhere, so the whole photo is. Kept only when it gives more sure cards."""
+        long_side = max(image.shape[:2])
+        if long_side <= LARGER_DETECTION_SIZE or not readings:
             return readings
         cards, _ = merge_indices(readings)
         sure = sum(card.confidence >= self.min_card_confidence for card in cards)
         if sure >= (len(cards) if loose else EXPECTED_CARDS):
             return readings
-        fused = fuse_sizes([readings, self._indices_at(image, LARGER_DETECTION_SIZE, timings)])
+        boxes = np.array([r.box for r in readings], np.float64)
+        index_size = float(np.median([r.size for r in readings]))
+        margin = long_side if loose else SECOND_LOOK_MARGIN_INDEX_SIZES * index_size
+        x1, y1, x2, y2 = layout_region(boxes, margin, image.shape, 1.0)
+        input_side = max(STRIDE, round(max(x2 - x1, y2 - y1) * LARGER_DETECTION_SIZE / long_side))
+        region = self._indices_at(image[y1:y2, x1:x2], input_side, timings)
+        region = [IndexReading((r.box[0] + x1, r.box[1] + y1, r.box[2] + x1, r.box[3] + y1), r.code, r.probability,
+                               r.detector_score) for r in region]
+        fused = fuse_sizes([readings, region])
         more_cards, _ = merge_indices(fused)
         if sum(card.confidence >= self.min_card_confidence for card in more_cards) > sure:
             return fused

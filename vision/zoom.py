@@ -12,9 +12,11 @@ MARGIN_INDEX_SIZES = 6.0
 TARGET_INDEX_PX = 24.0
 
 
-def layout_region(boxes: np.ndarray, index_size: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """x1, y1, x2, y2 (image pixels) around index boxes (N,4), clipped to an image of `shape`."""
-    margin = MARGIN_INDEX_SIZES * index_size
+def layout_region(boxes: np.ndarray, index_size: float, shape: tuple[int, ...],
+                  margin_index_sizes: float = MARGIN_INDEX_SIZES) -> tuple[int, int, int, int]:
+    """x1, y1, x2, y2 (image pixels) around index boxes (N,4), `margin_index_sizes` index sizes beyond them,
+    clipped to an image of `shape`."""
+    margin = margin_index_sizes * index_size
     h, w = shape[:2]
     x1 = int(max(0, boxes[:, 0].min() - margin))
     y1 = int(max(0, boxes[:, 1].min() - margin))

@@ -10,7 +10,9 @@ from vision.crops import CLASS_NAMES
 from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE, CardReader
 
 from conftest import jpeg_with_orientation
-from drawn_layouts import ColourClassifier, MarkerDetector, deal, jpeg, render
+from drawn_layouts import MARKER, ColourClassifier, MarkerDetector, deal, jpeg, render
+
+MARKER_HEIGHT_PX = 2.5 * (MARKER[:, 1].max() - MARKER[:, 1].min())  # at render scale 2.5
 
 
 @pytest.fixture
@@ -146,18 +148,30 @@ def test_nothing_found_tries_the_larger_size():
 class SizeRecordingDetector(MarkerDetector):
     def __init__(self):
         self.sizes = []
+        self.looks = []  # (image shape, input long side) of every look
 
     def detect(self, image, long_side, *, score_threshold=None):
         self.sizes.append(long_side)
+        self.looks.append((image.shape[:2], long_side))
         return super().detect(image, long_side)
+
+    def larger_looks(self, photo_long_side):
+        """Looks at (about) the scale the whole photo has at the larger size."""
+        scale = LARGER_DETECTION_SIZE / photo_long_side
+        return [(shape, side) for shape, side in self.looks if abs(side / max(shape) - scale) < 0.02]
 
 
 class BlindToTheRightBelowTheLargerSize(SizeRecordingDetector):
-    """Misses the indices on the right of the photo below the larger size (as if squeezed by a steep view)."""
+    """Misses the indices on the right of what it is shown below the scale the photo has at the larger size (as if
+    squeezed by a steep view)."""
+
+    def __init__(self, photo_long_side=2000):
+        super().__init__()
+        self.photo_long_side = photo_long_side
 
     def detect(self, image, long_side, *, score_threshold=None):
         boxes, scores = super().detect(image, long_side)
-        if long_side < LARGER_DETECTION_SIZE:
+        if min(long_side / max(image.shape[:2]), 1.0) < 0.95 * LARGER_DETECTION_SIZE / self.photo_long_side:
             keep = boxes[:, 0] < 0.6 * image.shape[1]
             boxes, scores = boxes[keep], scores[keep]
         return boxes, scores
@@ -168,12 +182,58 @@ def test_a_short_hand_gets_a_second_look_at_the_larger_size():
     image, _ = render(rows)
     detector = BlindToTheRightBelowTheLargerSize()
     result = CardReader(detector=detector, classifier=ColourClassifier()).read(jpeg(image)).to_dict()
-    assert detector.sizes[-1] == LARGER_DETECTION_SIZE
+    assert len(detector.larger_looks(2000)) == 1
     assert result["rows"] == as_rows(rows) and result["warnings"] == []
     # loose cards read surely have no expected count: no second look
     detector = BlindToTheRightBelowTheLargerSize()
     loose = CardReader(detector=detector, classifier=ColourClassifier()).read(jpeg(image), loose=True).to_dict()
-    assert LARGER_DETECTION_SIZE not in detector.sizes and 0 < len(loose["cards"]) < 13
+    assert not detector.larger_looks(2000) and 0 < len(loose["cards"]) < 13
+
+
+def test_the_second_look_covers_the_layout_not_the_whole_photo():
+    rows = deal(16)
+    # the layout in the left half of a 3200x2400 photo; the detector misses its right end below the larger scale
+    image, _ = render(rows, size=(3200, 2400), centre=(1500, 1000), scale=2.0)
+    detector = BlindToTheRightBelowTheLargerSize(photo_long_side=3200)
+    result = CardReader(detector=detector, classifier=ColourClassifier(), crop_source_long_side=3200).read(
+        jpeg(image)).to_dict()
+    ((shape, side),) = detector.larger_looks(3200)
+    assert shape[1] < 3200 and side < LARGER_DETECTION_SIZE  # the region only, at the larger size's scale
+    assert result["rows"] == as_rows(rows)
+
+
+class LooseBoxesOnTheRightBelowTheLargerSize(BlindToTheRightBelowTheLargerSize):
+    """Finds the indices right of 45 % of the width below the larger size's scale but with boxes 1.8 times too big."""
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        boxes, scores = SizeRecordingDetector.detect(self, image, long_side)
+        if min(long_side / max(image.shape[:2]), 1.0) < 0.95 * LARGER_DETECTION_SIZE / self.photo_long_side:
+            right = boxes[:, 0] >= 0.45 * image.shape[1]
+            centre = (boxes[right, :2] + boxes[right, 2:]) / 2
+            half = (boxes[right, 2:] - boxes[right, :2]) * 0.9
+            boxes[right] = np.hstack([centre - half, centre + half])
+        return boxes, scores
+
+
+class UnsureOfBigBoxes(ColourClassifier):
+    def probabilities(self, image, boxes):
+        out = super().probabilities(image, boxes)
+        big = (boxes[:, 3] - boxes[:, 1]) > 1.5 * MARKER_HEIGHT_PX
+        out[big] = np.where(out[big] == out[big].max(axis=1, keepdims=True), 0.2, 0.8 / (out.shape[1] - 1))
+        return out
+
+
+def test_loose_cards_left_unsure_get_a_second_look_over_the_whole_photo():
+    rows = deal(17)
+    # the cards in the left half of a wide photo: a hand's look would cover them only, loose cards need it all
+    image, _ = render(rows, size=(4000, 2400), centre=(1300, 1200), scale=2.5)
+    detector = LooseBoxesOnTheRightBelowTheLargerSize(photo_long_side=4000)
+    read = CardReader(detector=detector, classifier=UnsureOfBigBoxes(), crop_source_long_side=4000).read(
+        jpeg(image), loose=True)
+    ((shape, side),) = detector.larger_looks(4000)
+    assert shape == (2400, 4000) and side == LARGER_DETECTION_SIZE
+    assert sorted(c.code for c in read.cards) == sorted(sum(rows, []))
+    assert all(c.confidence > 0.9 for c in read.cards)
 
 
 def test_a_full_hand_needs_no_second_look():
