@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.evaluation import datasets
+from vision.evaluation.views import steep_view
 from vision.evaluation.evaluators import (evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
                                           evaluate_singles)
 from vision.reader import CardReader
@@ -91,6 +92,33 @@ def test_singles_top1(tmp_path, reader):
     assert result.numbers["top-1"] == pytest.approx(3 / 4)
     assert result.confusion[("KS", "AS")] == 1
     assert result.failures == ["AS.jpg: KS read as AS"]
+
+
+def test_singles_read_in_each_view(tmp_path, reader):
+    image, _ = render([["9H"]], scale=1.5, size=(800, 600))
+    path = tmp_path / "9H.jpg"
+    path.write_bytes(jpeg(image))
+    views = (("as it is", lambda p: p.read_bytes()), ("blank", lambda p: jpeg(np.full((600, 800, 3), 40, np.uint8))))
+    result = evaluate_singles(reader, [(path, "9H")], "views", views=views)
+    assert result.photos == 2 and result.numbers["top-1"] == pytest.approx(1 / 2)
+    assert result.failures == ["9H.jpg (blank): 9H read as none"]
+
+
+def test_steep_views_foreshorten_and_turn():
+    image = np.zeros((600, 800, 3), np.uint8)
+    image[:20, 590:610] = 255  # a white block on the far (top) edge
+    view = steep_view(image, 30.0)
+    assert view.shape == (300, 800, 3)  # height x sin(30°)
+    # the far edge is narrowed to 0.75 of its width around the middle: x 600 -> 100 + 0.75 x 600 = 550
+    assert view[3, 550].min() > 200 and view[3, 600].max() < 50
+    turned = steep_view(image, 90.0, quarter_turns=1)  # counter-clockwise: the top-right block goes top-left
+    assert turned.shape == (800, 600, 3) and turned[200, 5].min() > 200
+    assert np.array_equal(steep_view(image, 90.0), image)
+    def sharpest_step(picture):
+        return np.abs(np.diff(picture.astype(int), axis=1)).max()
+    assert sharpest_step(steep_view(image, 45.0, blur=2.0)) < 0.5 * sharpest_step(steep_view(image, 45.0))
+    with pytest.raises(ValueError, match="elevation"):
+        steep_view(image, 5.0)
 
 
 def test_rank_boxes(tmp_path, reader):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,20 +54,24 @@ class SetResult:
 
 
 def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: str,
-                     labelled: dict[Path, str] | None = None) -> SetResult:
+                     labelled: dict[Path, str] | None = None,
+                     views: tuple[tuple[str, Callable[[Path], bytes]], ...] = ()) -> SetResult:
     """Top-1 of the single card in each photo (the reader's most confident card, loose mode).
 
     `photos` pair each photo with the card it shows; `labelled` gives the original label of photos whose label was
-    corrected, so "top-1 as labelled" is reported too.
+    corrected, so "top-1 as labelled" is reported too. `views` (name, photo -> bytes) read each photo in each of
+    these views instead of as it is (e.g. vision.evaluation.views' steep views).
     """
     labelled = labelled or {}
     result = SetResult(name)
     start = time.perf_counter()
     correct = correct_as_labelled = 0
-    for path, truth in photos:
+    readings = [(path, truth, view, load) for path, truth in photos
+                for view, load in (views or (("", lambda p: p.read_bytes()),))]
+    for path, truth, view, load in readings:
         result.photos += 1
         try:
-            cards = reader.read(path.read_bytes(), loose=True).cards
+            cards = reader.read(load(path), loose=True).cards
         except ImageError:
             result.unreadable += 1
             cards = []
@@ -79,7 +84,7 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
             correct += 1
             result.true_positive[truth] += 1
         else:
-            result.failures.append(f"{path.name}: {truth} read as {guess}")
+            result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {truth} read as {guess}")
         if guess == labelled.get(path, truth):
             correct_as_labelled += 1
         elif path in labelled:

@@ -6,6 +6,7 @@ import hashlib
 import math
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -16,9 +17,10 @@ from vision.evaluation.confusion_image import draw_confusion, side_by_side
 from vision.evaluation.evaluators import (EXTRA, MISSED, NO_CARD, SetResult, evaluate_detector_tiles,
                                           evaluate_rank_boxes, evaluate_scenes, evaluate_singles)
 from vision.evaluation.metrics import worst_confusions
+from vision.evaluation.views import STEEP_VIEWS, steep_view_bytes
 from vision.reader import DETECTION_SIZES, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader
 
-ALL_SETS = ("synthetic", "photos", "tiles", "phone", "webcam", "edje")
+ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "webcam", "edje")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -139,6 +141,14 @@ def run_evaluation(args: argparse.Namespace) -> int:
                 labelled = {dev / name: codes[0] for name, codes in labels.items()
                             if dev / name in chosen and datasets.corrected_code(name, codes[0]) != codes[0]}
                 results.append((evaluate_singles(reader, photos, title, labelled), CARD_CODES + [NO_CARD]))
+        if "phone-steep" in wanted:
+            photos = sorted((dev / name, datasets.corrected_code(name, codes[0])) for name, codes in labels.items()
+                            if name.startswith("phone-singles"))
+            views = tuple((view, partial(steep_view_bytes, elevation=elevation, quarter_turns=turns, blur=blur))
+                          for view, elevation, turns, blur in STEEP_VIEWS)
+            results.append((evaluate_singles(reader, datasets.subsample(photos, args.limit),
+                                             "real phone-singles in steep views (top-1; labels corrected)",
+                                             views=views), CARD_CODES + [NO_CARD]))
         if "edje" in wanted:
             edje = datasets.edje_labels(dev)
             photos = sorted((dev / name, boxes) for name, boxes in edje.items())
