@@ -80,11 +80,18 @@ def crops_item(args: tuple[str, int, int, int]) -> dict[str, int]:
     # which would teach the classifier label noise rather than robustness.
     strength = float(np.clip(index_px / 25.0, 0.5, 1.0))
     image = scene.jpeg_roundtrip(rng, scene.photo_effects(rng, sc.image, strength), (30, 96))
+    return save_index_crops(rng, image, sc, Path(config().out) / "crops" / split, item, per_scene, variants)
+
+
+def save_index_crops(rng: np.random.Generator, image: np.ndarray, sc: scene.Scene, out: Path, item: int,
+                     per_scene: int, variants: int) -> dict[str, int]:
+    """Write a picture's crops into out/<class>/: `variants` crops with different box jitter of each visible index
+    (cheap extra samples; shuffled, up to per_scene less the `none` share), then about 1 in 6 `none` crops.
+    Returns counts per class."""
     visible = sc.visible_labels()
     rng.shuffle(visible)
     n_none = max(1, int(round(per_scene / 6)))
     counts: dict[str, int] = {}
-    out = Path(config().out) / "crops" / split
     written = 0
 
     def save(cls: str, crop: np.ndarray) -> None:
@@ -93,13 +100,27 @@ def crops_item(args: tuple[str, int, int, int]) -> dict[str, int]:
         counts[cls] = counts.get(cls, 0) + 1
         written += 1
 
-    # Each visible index gives `variants` crops with different box jitter (cheap extra samples).
     for lab in visible[:(per_scene - n_none) // variants]:
         for _ in range(variants):
             save(lab.code, index_crop(image, jitter(rng, lab.box)))
     for box in none_boxes(rng, sc, n_none):
         save(NONE_CLASS, index_crop(image, box))
     return counts
+
+
+def class_totals(results: list[dict[str, int]]) -> dict:
+    """The manifest's counts (total, per class) of items' counts per class."""
+    per_class: dict[str, int] = {}
+    for r in results:
+        for k, v in r.items():
+            per_class[k] = per_class.get(k, 0) + v
+    return {"total": sum(per_class.values()), "per_class": {c: per_class.get(c, 0) for c in CLASS_NAMES}}
+
+
+def class_totals_on_disk(folder: Path) -> dict:
+    """The manifest's counts of the PNG crops in folder/<class>/."""
+    per_class = {c: len(list((folder / c).glob("*.png"))) for c in CLASS_NAMES}
+    return {"total": sum(per_class.values()), "per_class": per_class}
 
 
 def make_folders(out: Path) -> None:
@@ -111,16 +132,10 @@ def make_folders(out: Path) -> None:
 def write(pool: Any, split: str, crops: float) -> dict:
     """About `crops` crops of one split; returns the manifest's counts (total, per class)."""
     n = int(math.ceil(crops / SCENE_YIELD))
-    results = run_items(pool, crops_item, [(split, i, CROPS_PER_SCENE, CROP_VARIANTS) for i in range(n)],
-                        f"crops/{split}")
-    per_class: dict[str, int] = {}
-    for r in results:
-        for k, v in r.items():
-            per_class[k] = per_class.get(k, 0) + v
-    return {"total": sum(per_class.values()), "per_class": {c: per_class.get(c, 0) for c in CLASS_NAMES}}
+    return class_totals(run_items(pool, crops_item, [(split, i, CROPS_PER_SCENE, CROP_VARIANTS) for i in range(n)],
+                                  f"crops/{split}"))
 
 
 def on_disk(out: Path, split: str) -> dict:
     """Counts of crops left by an earlier run (the part is not regenerated); text crops included."""
-    per_class = {c: len(list((out / "crops" / split / c).glob("*.png"))) for c in CLASS_NAMES}
-    return {"total": sum(per_class.values()), "per_class": per_class}
+    return class_totals_on_disk(out / "crops" / split)

@@ -7,12 +7,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-import cv2
-
-from vision.crops import CLASS_NAMES, NONE_CLASS, index_crop
+from vision.crops import CLASS_NAMES
 from vision.synth import scene
-from vision.synth.parts.crops import none_boxes
-from vision.synth.parts.draws import jitter
+from vision.synth.parts.crops import class_totals, class_totals_on_disk, save_index_crops
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.pool import run_items
 from vision.synth.parts.worker import SPLITS, config, deck, deck_for, item_rng
@@ -31,25 +28,8 @@ def photocrops_item(args: tuple[str, int]) -> dict[str, int]:
     faces = deck(deck_for(split, item))
     image, sc, _, _ = render_photo(rng, faces, split)
     image = scene.jpeg_roundtrip(rng, image, (60, 95))
-    visible = sc.visible_labels()
-    rng.shuffle(visible)
-    n_none = max(1, round(CROPS_PER_PHOTO / 6))
-    out = Path(config().out) / "photocrops" / split
-    counts: dict[str, int] = {}
-    written = 0
-
-    def save(cls: str, crop: Any) -> None:
-        nonlocal written
-        cv2.imwrite(str(out / cls / f"{item:06d}_{written:02d}.png"), crop)
-        counts[cls] = counts.get(cls, 0) + 1
-        written += 1
-
-    for lab in visible[:(CROPS_PER_PHOTO - n_none) // CROP_VARIANTS]:
-        for _ in range(CROP_VARIANTS):
-            save(lab.code, index_crop(image, jitter(rng, lab.box)))
-    for box in none_boxes(rng, sc, n_none):
-        save(NONE_CLASS, index_crop(image, box))
-    return counts
+    return save_index_crops(rng, image, sc, Path(config().out) / "photocrops" / split, item, CROPS_PER_PHOTO,
+                            CROP_VARIANTS)
 
 
 def make_folders(out: Path) -> None:
@@ -61,14 +41,8 @@ def make_folders(out: Path) -> None:
 def write(pool: Any, split: str, crops: float) -> dict:
     """About `crops` crops of one split; returns the manifest's counts (total, per class)."""
     n = int(math.ceil(crops / PHOTO_YIELD))
-    results = run_items(pool, photocrops_item, [(split, i) for i in range(n)], f"photocrops/{split}")
-    per_class: dict[str, int] = {}
-    for r in results:
-        for k, v in r.items():
-            per_class[k] = per_class.get(k, 0) + v
-    return {"total": sum(per_class.values()), "per_class": {c: per_class.get(c, 0) for c in CLASS_NAMES}}
+    return class_totals(run_items(pool, photocrops_item, [(split, i) for i in range(n)], f"photocrops/{split}"))
 
 
 def on_disk(out: Path, split: str) -> dict:
-    per_class = {c: len(list((out / "photocrops" / split / c).glob("*.png"))) for c in CLASS_NAMES}
-    return {"total": sum(per_class.values()), "per_class": per_class}
+    return class_totals_on_disk(out / "photocrops" / split)
