@@ -186,10 +186,12 @@ class CardReader:
         sure = sum(card.confidence >= self.min_card_confidence for card in cards)
         if sure >= (len(cards) if loose else EXPECTED_CARDS):
             return readings
-        boxes = np.array([r.box for r in readings], np.float64)
-        index_size = float(np.median([r.size for r in readings]))
-        margin = long_side if loose else SECOND_LOOK_MARGIN_INDEX_SIZES * index_size
-        x1, y1, x2, y2 = layout_region(boxes, margin, image.shape, 1.0)
+        if loose:
+            x1, y1, x2, y2 = 0, 0, image.shape[1], image.shape[0]
+        else:
+            boxes = np.array([r.box for r in readings], np.float64)
+            index_size = float(np.median([r.size for r in readings]))
+            x1, y1, x2, y2 = layout_region(boxes, index_size, image.shape, SECOND_LOOK_MARGIN_INDEX_SIZES)
         input_side = max(STRIDE, round(max(x2 - x1, y2 - y1) * LARGER_DETECTION_SIZE / long_side))
         region = self._indices_at(image[y1:y2, x1:x2], input_side, timings)
         region = [IndexReading((r.box[0] + x1, r.box[1] + y1, r.box[2] + x1, r.box[3] + y1), r.code, r.probability,
