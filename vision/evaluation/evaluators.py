@@ -66,9 +66,9 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
     result = SetResult(name)
     start = time.perf_counter()
     correct = correct_as_labelled = 0
-    readings = [(path, truth, view, load) for path, truth in photos
-                for view, load in (views or (("", lambda p: p.read_bytes()),))]
-    for path, truth, view, load in readings:
+    photo_views = [(path, truth, view, load) for path, truth in photos
+                   for view, load in (views or (("", lambda p: p.read_bytes()),))]
+    for path, truth, view, load in photo_views:
         result.photos += 1
         try:
             cards = reader.read(load(path), loose=True).cards

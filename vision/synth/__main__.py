@@ -10,6 +10,7 @@ from pathlib import Path
 from vision.synth.decks import DECKS_BY_NAME, installed_decks
 
 DEFAULT_VAL = ["paris", "kde_gm_paris", "neoclassical"]
+ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "textcrops", "fontcrops")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--parts", default="detect,crops,scenes",
-                        help="which parts to (re)generate (detect, crops, scenes, photos, photocrops, textcrops, fontcrops); others stay as they are on disk")
+                        help=f"which parts to (re)generate ({', '.join(ALL_PARTS)}); others stay as they are on disk")
     parser.add_argument("--text-crops", type=int, default=12000,
                         help="part textcrops: `none` crops of printed/handwritten text, train + val")
     parser.add_argument("--font-crops", type=int, default=20000,
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         parser.error("--out is required (or --samples)")
     parts = tuple(p for p in args.parts.split(",") if p)
-    unknown_parts = sorted(set(parts) - {"detect", "crops", "scenes", "photos", "photocrops", "textcrops", "fontcrops"})
+    unknown_parts = sorted(set(parts) - set(ALL_PARTS))
     if unknown_parts:
         parser.error(f"unknown parts: {', '.join(unknown_parts)}")
     if not 0 <= args.text_sheets <= 1:

@@ -123,10 +123,15 @@ def class_totals_on_disk(folder: Path) -> dict:
     return {"total": sum(per_class.values()), "per_class": per_class}
 
 
-def make_folders(out: Path) -> None:
+def make_class_folders(root: Path) -> None:
+    """root/<split>/<class>/ for every split and class."""
     for split in SPLITS:
         for cls in CLASS_NAMES:
-            (out / "crops" / split / cls).mkdir(parents=True, exist_ok=True)
+            (root / split / cls).mkdir(parents=True, exist_ok=True)
+
+
+def make_folders(out: Path) -> None:
+    make_class_folders(out / "crops")
 
 
 def write(pool: Any, split: str, crops: float) -> dict:

@@ -7,12 +7,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-from vision.crops import CLASS_NAMES
 from vision.synth import scene
-from vision.synth.parts.crops import class_totals, class_totals_on_disk, save_index_crops
+from vision.synth.parts.crops import class_totals, class_totals_on_disk, make_class_folders, save_index_crops
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.pool import run_items
-from vision.synth.parts.worker import SPLITS, config, deck, deck_for, item_rng
+from vision.synth.parts.worker import config, deck, deck_for, item_rng
 
 CROPS_PER_PHOTO, CROP_VARIANTS = 36, 2
 PHOTO_YIELD = 27.5  # crops a photo yields on average (65,980 from 2,400 train photos of seed 8)
@@ -33,9 +32,7 @@ def photocrops_item(args: tuple[str, int]) -> dict[str, int]:
 
 
 def make_folders(out: Path) -> None:
-    for split in SPLITS:
-        for cls in CLASS_NAMES:
-            (out / "photocrops" / split / cls).mkdir(parents=True, exist_ok=True)
+    make_class_folders(out / "photocrops")
 
 
 def write(pool: Any, split: str, crops: float) -> dict:
