@@ -5,6 +5,9 @@ projected onto the row normal; the two corners of one card may never be split, s
 "blocks" separated by gaps. The right direction gives three blocks with two wide gaps and no other wide
 gap; the score is (2nd widest gap) / (3rd widest gap + half an index). The 3-card row is the front and
 decides which way is "up": rows are reported front first, cards left→right as seen with the front row on top.
+
+A misread corner joined to another card of its code in the next row (a KD corner read KH beside the real KH) would
+tie two rows together; when the rows do not fit 3/5/5, they are grouped again from each card's most trusted corner.
 """
 from __future__ import annotations
 
@@ -63,13 +66,29 @@ def _split_at(points: np.ndarray, owners: np.ndarray, n_cards: int, theta: float
     return _Split(float(score), groups)
 
 
+def _sizes_fit(split: _Split) -> bool:
+    """Whether the split's rows, read from either end, have at most 3/5/5 cards (13 cards: exactly 3/5/5)."""
+    sizes = [len(group) for group in split.groups]
+    limits = [EXPECTED_SIZES[name] for name in ROW_NAMES]
+    return len(sizes) == 3 and (all(s <= m for s, m in zip(sizes, limits))
+                                or all(s <= m for s, m in zip(sizes[::-1], limits)))
+
+
+def _best_scores(splits: list[_Split]) -> np.ndarray:
+    """Split scores, with splits that do not fit 3/5/5 set below every split that does when one of those is clear
+    (not ambiguous): a grid-like layout seen in perspective can split more cleanly along its columns than its rows."""
+    scores = np.array([s.score for s in splits])
+    fits = np.array([_sizes_fit(s) for s in splits])
+    return np.where(fits, scores, -1.0) if (scores[fits] >= AMBIGUOUS_SCORE).any() else scores
+
+
 def _best_direction(points, owners, n_cards, pad) -> tuple[float, _Split]:
     coarse = np.deg2rad(np.arange(0.0, 180.0, COARSE_STEP_DEG))
     splits = [_split_at(points, owners, n_cards, t, pad) for t in coarse]
-    best = int(np.argmax([s.score for s in splits]))
+    best = int(np.argmax(_best_scores(splits)))
     fine = coarse[best] + np.deg2rad(np.arange(-COARSE_STEP_DEG, COARSE_STEP_DEG + 1e-9, FINE_STEP_DEG))
     fine_splits = [_split_at(points, owners, n_cards, t, pad) for t in fine]
-    scores = np.array([s.score for s in fine_splits])
+    scores = _best_scores(fine_splits)
     # Middle of the plateau of best scores: the most robust direction.
     top = np.flatnonzero(scores >= scores.max() - 1e-9)
     pick = int(top[len(top) // 2])
@@ -77,10 +96,29 @@ def _best_direction(points, owners, n_cards, pad) -> tuple[float, _Split]:
 
 
 def group_rows(card_points: list[list[tuple[float, float]]], index_size: float) -> RowGrouping:
-    """Rows of a 3/5/5 layout from each card's visible index centres (image pixels).
+    """Rows of a 3/5/5 layout from each card's visible index centres (image pixels), most trusted first.
 
-    `index_size` is the typical index box size in pixels (sets the scale of "a wide gap").
+    `index_size` is the typical index box size in pixels (sets the scale of "a wide gap"). When the rows found
+    do not fit 3/5/5 (a row too long), they are grouped again from each card's first point alone and that
+    grouping is kept if it fits.
     """
+    centres = np.array([np.mean(points, axis=0) for points in card_points]).reshape(-1, 2)
+    grouping = _group(card_points, index_size, centres)
+    if not _fits(grouping) and any(len(points) > 1 for points in card_points):
+        first_points = _group([points[:1] for points in card_points], index_size, centres)
+        if _fits(first_points):
+            return first_points
+    return grouping
+
+
+def _fits(grouping: RowGrouping) -> bool:
+    """Whether every row has at most its expected number of cards (13 cards: exactly 3/5/5)."""
+    sizes = {name: len(grouping.rows[name]) for name in ROW_NAMES}
+    return sum(sizes.values()) > 0 and all(sizes[name] <= EXPECTED_SIZES[name] for name in ROW_NAMES)
+
+
+def _group(card_points: list[list[tuple[float, float]]], index_size: float, centres: np.ndarray) -> RowGrouping:
+    """Rows split along the best direction for these points; cards ordered within a row by `centres`."""
     n_cards = len(card_points)
     empty = {name: [] for name in ROW_NAMES}
     if n_cards < 3:
@@ -102,7 +140,6 @@ def group_rows(card_points: list[list[tuple[float, float]]], index_size: float) 
         theta += np.pi
     # Left→right as seen with the front row on top: "right" is the normal turned 90° counter-clockwise.
     right = np.array([normal[1], -normal[0]])
-    centres = np.array([np.mean(pts, axis=0) for pts in card_points])
     rows = {name: sorted(group, key=lambda c: float(centres[c] @ right)) for name, group in zip(ROW_NAMES, groups)}
     for name in ROW_NAMES:
         if len(rows[name]) != EXPECTED_SIZES[name]:

@@ -133,3 +133,35 @@ def test_both_indices_of_a_card_stay_in_one_row():
     truth, cards = layout("touching", rng)
     found, _ = grouped_codes(transform(cards, 45, tilt=0.0, jitter=0.5, rng=rng))
     assert found == truth
+
+
+@pytest.mark.parametrize("style", ["spread", "fanned"])
+@pytest.mark.parametrize("angle", [0, 33, 180])
+def test_a_misread_corner_joined_to_a_card_in_another_row_does_not_merge_the_rows(style, angle):
+    """A front-row corner read as a middle-row card's code becomes that card's second, less trusted point."""
+    rng = np.random.default_rng(13)
+    truth, cards = layout(style, rng)
+    front_point = dict(cards)[truth[0][1]][0]
+    middle_code = truth[1][2]
+    cards = [(code, points + [front_point] if code == middle_code else points) for code, points in cards]
+    found, _ = grouped_codes(transform(cards, angle, tilt=0.1, jitter=1.0, rng=rng))
+    assert found == truth
+
+
+# Index centres the reader found in a rendered photo of a spread 3/5/5 layout lying like a grid, seen at a steep,
+# turned angle (synth-v4 photos val 0097): its columns split into three blocks more cleanly than its rows.
+GRID_IN_PERSPECTIVE = {
+    "KC": [(351, 701), (220, 659)], "3S": [(277, 608), (163, 571)], "QH": [(451, 726), (595, 766)],
+    "7D": [(503, 662), (371, 623)], "QC": [(420, 571), (304, 541)], "3D": [(744, 643), (890, 689)],
+    "2C": [(746, 728), (598, 685)], "7C": [(892, 562), (757, 529)], "QD": [(636, 560), (769, 591)],
+    "KH": [(795, 486)], "TH": [(508, 589), (642, 623)], "AC": [(672, 513), (553, 487)],
+    "JD": [(434, 513), (554, 542)],
+}
+
+
+def test_a_grid_like_layout_in_perspective_splits_into_3_5_5_rows():
+    codes = list(GRID_IN_PERSPECTIVE)
+    grouping = group_rows([GRID_IN_PERSPECTIVE[code] for code in codes], 40.0)
+    rows = {name: [codes[i] for i in positions] for name, positions in grouping.rows.items()}
+    assert rows == {"front": ["3D", "2C", "QH"], "middle": ["7C", "QD", "TH", "7D", "KC"],
+                    "back": ["KH", "AC", "JD", "QC", "3S"]}
