@@ -438,3 +438,18 @@ def test_photocrops_part_cuts_index_crops_out_of_photos_of_every_kind(cache, tmp
     crop = cv2.imread(str(next((out / "photocrops" / "train").glob("*/*.png"))))
     assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
     assert manifest["notes"]["photocrops"] == photocrops.NOTES
+
+
+def test_a_crossed_seven_bar_crosses_the_stem_halfway_down():
+    from vision.synth.parts.fontcrops import _crossbar
+
+    # a 7 drawn as its top bar and a stem running from (90, 15) down-left to (30, 100)
+    seven = [np.array([[0, 0], [100, 0], [100, 15], [50, 100], [30, 100], [80, 15], [0, 15]], float)]
+    for seed in range(5):
+        bar = _crossbar(np.random.default_rng(seed), seven, 100.0, 100.0)
+        y = bar[:, 1].mean()
+        assert 45 <= y <= 60
+        stem_left = 80 + (y - 15) * (30 - 80) / 85  # the stem's two edges at the bar's height
+        stem_right = 100 + (y - 15) * (50 - 100) / 85
+        assert bar[:, 0].min() < stem_left and bar[:, 0].max() > stem_right
+        assert bar[:, 0].mean() == pytest.approx((stem_left + stem_right) / 2)

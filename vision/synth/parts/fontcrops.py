@@ -27,10 +27,12 @@ PREFIX = "font_"
 RANK_CAP_PX = (8.0, 40.0)  # rank height; the whole index is then ~14-90 px tall, as in the card crops
 SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COURT = "JQK"
+CROSSED_SEVEN_SHARE = 0.5  # continental European decks cross the 7's stem (e.g. the neoclassical deck)
 NOTES = (f"48x48 crops named <split>/<code>/{PREFIX}<item>.png, codes in turn (even over the 52): rank in a "
          "TrueType face of the split (val = other font families), suit symbol 0.6-1.0 x rank height below the "
          "rank (80 %) or right of it, red (H, D) or near-black (S, C) on an off-white card, card corner and "
-         "on court cards often a frame line in view; width 0.75-1.3, shear on 30 %, faux bold on 30 %; any "
+         "on court cards often a frame line in view; width 0.75-1.3, shear on 30 %, faux bold on 30 %; "
+         f"{CROSSED_SEVEN_SHARE:.0%} of sevens with a bar across the stem; any "
          "angle, photo effects and JPEG as the card crops; index_crop around the tight rank+suit box with "
          "+-10% shift, +-15% size jitter")
 
@@ -70,6 +72,17 @@ def _moved(glyphs: list[list[np.ndarray]], offset) -> list[list[np.ndarray]]:
     return [[p + offset for p in g] for g in glyphs]
 
 
+def _crossbar(rng: np.random.Generator, glyph: list[np.ndarray], height: float, width: float) -> np.ndarray:
+    """A bar across a 7's stem halfway down (the glyph's ink spans 0..width x 0..height, y down)."""
+    y = height * rng.uniform(0.45, 0.6)
+    crossings = [p[0] + (y - p[1]) * (q[0] - p[0]) / (q[1] - p[1])
+                 for poly in glyph for p, q in zip(poly, np.roll(poly, -1, axis=0)) if (p[1] - y) * (q[1] - y) < 0]
+    centre = (min(crossings) + max(crossings)) / 2 if crossings else width / 2
+    half_w, half_t = width * rng.uniform(0.22, 0.36), height * rng.uniform(0.035, 0.06)
+    return np.array([[centre - half_w, y - half_t], [centre + half_w, y - half_t],
+                     [centre + half_w, y + half_t], [centre - half_w, y + half_t]])
+
+
 def _rounded_corner(x0: float, y0: float, radius: float, far: float) -> np.ndarray:
     """A card's top-left rounded corner at (x0, y0), the card reaching `far` right and down."""
     t = np.linspace(np.pi, 1.5 * np.pi, 12)
@@ -94,6 +107,8 @@ def index_image(rng: np.random.Generator, code: str, split: str) -> tuple[np.nda
     (rx0, ry0), (rx1, ry1) = _bounds(rank_glyphs)
     rank_glyphs = _moved(rank_glyphs, [-rx0, -ry0])
     rw, rh = rx1 - rx0, ry1 - ry0
+    if rank == "7" and rng.random() < CROSSED_SEVEN_SHARE:
+        rank_glyphs.append([_crossbar(rng, rank_glyphs[0], rh, rw)])
     # The suit: its ink box scaled to 0.6-1.0 x the rank height, then put below or right of the rank.
     suit_px = rh * rng.uniform(0.6, 1.0)
     s_ch = SUIT_CHARS[suit]
