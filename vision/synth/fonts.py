@@ -6,8 +6,8 @@ and filled with `cv2.fillPoly` (anti-aliased, 1/8-pixel precision; OpenCV fills 
 rule, which matches TrueType's non-zero rule for fonts without overlapping contours, as DejaVu and
 Liberation are). Fonts without `glyf` outlines (NotoColorEmoji is a bitmap font) are skipped.
 
-Fonts come from /usr/share/fonts/truetype/{dejavu,liberation,noto} and OpenCV's built-in Hershey vector
-fonts. The licence of each file is taken from its own `name` table (licence description): DejaVu =
+Fonts come from the folders of FONT_DIRS that are installed (DejaVu and Liberation always; 13 more families of
+Debian font packages for the fontcrops part's index fonts) and OpenCV's built-in Hershey vector fonts. The licence of each file is taken from its own `name` table (licence description): DejaVu =
 Bitstream Vera / Arev licence (DejaVu changes public domain); Liberation 1.x (Debian fonts-liberation
 1.07) = Liberation Fonts licence, i.e. GPL-2 with a font exception, while Liberation 2.x
 (fonts-liberation2) and Noto = OFL-1.1. Train and val use disjoint font families (VAL_FAMILIES), so
@@ -23,11 +23,27 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-FONT_ROOT = Path("/usr/share/fonts/truetype")
-FONT_DIRS = {  # folder -> (licence when the font's name table does not say, Debian package)
-    "dejavu": ("Bitstream Vera / Arev fonts licence, DejaVu changes public domain", "fonts-dejavu-core / fonts-dejavu-extra"),
-    "liberation": ("OFL-1.1", "fonts-liberation / fonts-liberation2"),
-    "noto": ("OFL-1.1", "fonts-noto-*"),
+FONT_ROOT = Path("/usr/share/fonts")
+# folder -> (licence when the font's name table does not say, Debian package). Folders that are not installed are
+# skipped: the tests need only DejaVu and Liberation; the other packages add index fonts to the fontcrops part
+# (docs/synth.md lists the apt command).
+FONT_DIRS = {
+    "truetype/dejavu": ("Bitstream Vera / Arev fonts licence, DejaVu changes public domain", "fonts-dejavu-core / fonts-dejavu-extra"),
+    "truetype/liberation": ("OFL-1.1", "fonts-liberation / fonts-liberation2"),
+    "truetype/noto": ("OFL-1.1", "fonts-noto-*"),
+    "truetype/comfortaa": ("OFL-1.1", "fonts-comfortaa"),
+    "truetype/croscore": ("Apache-2.0", "fonts-croscore"),
+    "truetype/crosextra": ("OFL-1.1 (Carlito) / Apache-2.0 (Caladea)", "fonts-crosextra-carlito / fonts-crosextra-caladea"),
+    "truetype/freefont": ("GPL-3.0-or-later with font exception", "fonts-freefont-ttf"),
+    "truetype/gentium": ("OFL-1.1", "fonts-sil-gentium"),
+    "truetype/hack": ("MIT and Bitstream Vera licence", "fonts-hack"),
+    "truetype/lato": ("OFL-1.1", "fonts-lato"),
+    "truetype/open-sans": ("Apache-2.0", "fonts-open-sans"),
+    "truetype/paratype": ("ParaType Free Font Licence", "fonts-paratype"),
+    "truetype/quicksand": ("OFL-1.1", "fonts-quicksand"),
+    "truetype/roboto/unhinted": ("Apache-2.0", "fonts-roboto-unhinted"),
+    "truetype/roboto/unhinted/RobotoTTF": ("Apache-2.0", "fonts-roboto-unhinted"),
+    "fonts-go": ("BSD-3-Clause", "fonts-go"),
 }
 LIBERATION_1_LICENCE = "Liberation Fonts licence (GPL-2 with font exception)"
 HERSHEY_LICENCE = "Hershey glyph data built into OpenCV (distributed under OpenCV's Apache-2.0)"
@@ -391,7 +407,7 @@ def manifest_record(fonts_of=fonts_for) -> dict:
             "val_font_families": sorted(VAL_FAMILIES)}
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=512)  # above the faces installed (~160 with every FONT_DIRS package), or every draw re-parses
 def load_truetype(path: str) -> TrueType:
     return TrueType(Path(path))
 
