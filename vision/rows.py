@@ -6,8 +6,10 @@ projected onto the row normal; the two corners of one card may never be split, s
 gap; the score is (2nd widest gap) / (3rd widest gap + half an index). The 3-card row is the front and
 decides which way is "up": rows are reported front first, cards left→right as seen with the front row on top.
 
-A misread corner joined to another card of its code in the next row (a KD corner read KH beside the real KH) would
-tie two rows together; when the rows do not fit 3/5/5, they are grouped again from each card's most trusted corner.
+The 3/5/5 shape helps where this plain rule fails: directions whose split fits 3/5/5 come first when one of them
+is clear (a grid-like layout seen steeply can split more cleanly along its columns), and when a misread corner joins
+a card of its code in the next row (a KD corner read KH beside the real KH), tying two rows together, the rows are
+grouped again from each card's most trusted corner.
 """
 from __future__ import annotations
 
@@ -66,9 +68,8 @@ def _split_at(points: np.ndarray, owners: np.ndarray, n_cards: int, theta: float
     return _Split(float(score), groups)
 
 
-def _sizes_fit(split: _Split) -> bool:
-    """Whether the split's rows, read from either end, have at most 3/5/5 cards (13 cards: exactly 3/5/5)."""
-    sizes = [len(group) for group in split.groups]
+def _sizes_fit(sizes: list[int]) -> bool:
+    """Whether three rows of these sizes, read from either end, have at most 3/5/5 cards (13 cards: exactly 3/5/5)."""
     limits = [EXPECTED_SIZES[name] for name in ROW_NAMES]
     return len(sizes) == 3 and (all(s <= m for s, m in zip(sizes, limits))
                                 or all(s <= m for s, m in zip(sizes[::-1], limits)))
@@ -78,7 +79,7 @@ def _best_scores(splits: list[_Split]) -> np.ndarray:
     """Split scores, with splits that do not fit 3/5/5 set below every split that does when one of those is clear
     (not ambiguous): a grid-like layout seen in perspective can split more cleanly along its columns than its rows."""
     scores = np.array([s.score for s in splits])
-    fits = np.array([_sizes_fit(s) for s in splits])
+    fits = np.array([_sizes_fit([len(group) for group in s.groups]) for s in splits])
     return np.where(fits, scores, -1.0) if (scores[fits] >= AMBIGUOUS_SCORE).any() else scores
 
 
@@ -112,9 +113,7 @@ def group_rows(card_points: list[list[tuple[float, float]]], index_size: float) 
 
 
 def _fits(grouping: RowGrouping) -> bool:
-    """Whether every row has at most its expected number of cards (13 cards: exactly 3/5/5)."""
-    sizes = {name: len(grouping.rows[name]) for name in ROW_NAMES}
-    return sum(sizes.values()) > 0 and all(sizes[name] <= EXPECTED_SIZES[name] for name in ROW_NAMES)
+    return any(grouping.rows.values()) and _sizes_fit([len(grouping.rows[name]) for name in ROW_NAMES])
 
 
 def _group(card_points: list[list[tuple[float, float]]], index_size: float, centres: np.ndarray) -> RowGrouping:
