@@ -7,7 +7,8 @@ rule, which matches TrueType's non-zero rule for fonts without overlapping conto
 Liberation are). Fonts without `glyf` outlines (NotoColorEmoji is a bitmap font) are skipped.
 
 Fonts come from the folders of FONT_DIRS that are installed (DejaVu and Liberation always; 13 more families of
-Debian font packages for the fontcrops part's index fonts) and OpenCV's built-in Hershey vector fonts. The licence of each file is taken from its own `name` table (licence description): DejaVu =
+Debian font packages for the fontcrops part's index fonts) and OpenCV's built-in Hershey vector fonts. The
+licence of each file is taken from its own `name` table (licence description), else its folder's: DejaVu =
 Bitstream Vera / Arev licence (DejaVu changes public domain); Liberation 1.x (Debian fonts-liberation
 1.07) = Liberation Fonts licence, i.e. GPL-2 with a font exception, while Liberation 2.x
 (fonts-liberation2) and Noto = OFL-1.1. Train and val use disjoint font families (VAL_FAMILIES), so
