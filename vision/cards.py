@@ -33,7 +33,7 @@ class IndexReading:
 @dataclass
 class Card:
     code: str
-    indices: list[IndexReading] = field(default_factory=list)
+    indices: list[IndexReading] = field(default_factory=list)  # most probable first (vision.rows relies on it)
 
     @property
     def confidence(self) -> float:
