@@ -440,6 +440,56 @@ def test_photocrops_part_cuts_index_crops_out_of_photos_of_every_kind(cache, tmp
     assert manifest["notes"]["photocrops"] == photocrops.NOTES
 
 
+@needs_decks
+def test_phototiles_part_cuts_labelled_detector_tiles_out_of_shrunk_photos(cache, tmp_path):
+    from vision.synth.dataset import generate
+    from vision.synth.parts import phototiles
+    from vision.synth.parts.detect import TILE
+
+    per_photo = phototiles.LOOKS_PER_PHOTO * phototiles.TILES_PER_LOOK
+    out = tmp_path / "ds"
+    manifest = generate(out, cache, 5, tiles=0, crops=0, scenes=0, val_fraction=0.5, train_decks=[TEST_TRAIN_DECK],
+                        val_decks=[TEST_VAL_DECK], workers=1, command="test", parts=("phototiles",),
+                        photo_tiles=2 * per_photo)
+    assert manifest["counts"]["phototiles"] == {"train": per_photo, "val": per_photo}
+    labelled = 0
+    for image in (out / "phototiles" / "images").glob("*/*.jpg"):
+        assert cv2.imread(str(image)).shape == (TILE, TILE, 3)
+        lines = (out / "phototiles" / "labels" / image.parent.name / f"{image.stem}.txt").read_text().split()
+        values = np.array(lines, float).reshape(-1, 5)
+        assert (values[:, 0] == 0).all() and (values[:, 1:] >= 0).all() and (values[:, 1:] <= 1).all()
+        labelled += len(values) > 0
+    assert labelled >= per_photo  # most tiles are centred near an index
+    assert "train: images/train" in (out / "phototiles" / "data.yaml").read_text()
+    assert manifest["notes"]["phototiles"] == phototiles.NOTES
+
+
+def test_phototiles_shrink_photos_as_the_readers_looks_do():
+    from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE
+    from vision.synth.parts import phototiles
+
+    rng = np.random.default_rng(0)
+    assert phototiles.FIRST_LONG_SIDE == DETECTION_SIZES[0] and phototiles.LARGER_LONG_SIDE == LARGER_DETECTION_SIZE
+    assert phototiles.look_scale(rng, "first", 2000, 30.0) == pytest.approx(0.32)
+    assert phototiles.look_scale(rng, "larger", 2000, 30.0) == pytest.approx(0.512)
+    closer = [phototiles.look_scale(rng, "closer", 2000, 10.0) * 10.0 for _ in range(50)]
+    assert min(closer) >= phototiles.CLOSER_INDEX_PX[0] and max(closer) <= phototiles.CLOSER_INDEX_PX[1]
+    assert phototiles.look_scale(rng, "closer", 2000, 2.0) == phototiles.MAX_ENLARGE  # a speck is not blown up
+
+
+def test_phototiles_pad_small_pictures_to_a_tile_and_move_their_labels_with_them():
+    from vision.synth.parts import phototiles
+    from vision.synth.parts.detect import TILE
+    from vision.synth.scene import IndexLabel
+
+    padded, offset = phototiles.padded_to_tile(np.zeros((200, 500, 3), np.uint8))
+    assert padded.shape == (TILE, 500, 3) and offset == (0, (TILE - 200) // 2)
+    assert (padded[0] == phototiles.PAD_VALUE).all() and (padded[offset[1]] == 0).all()
+    label = IndexLabel("AS", 0, 0, (100.0, 40.0, 120.0, 70.0), 1.0)
+    (moved,) = phototiles.scaled_labels([label], 0.5, offset)
+    assert moved.box == (50.0, 20.0 + offset[1], 60.0, 35.0 + offset[1]) and moved.code == "AS"
+
+
 def test_a_crossed_seven_bar_crosses_the_stem_halfway_down():
     from vision.synth.parts.fontcrops import _crossbar
 

@@ -1,4 +1,4 @@
-"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --photos P --photo-crops C --text-crops T --font-crops F --parts ...] | --samples DIR"""
+"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --photos P --photo-crops C --photo-tiles D --text-crops T --font-crops F --parts ...] | --samples DIR"""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,7 @@ from pathlib import Path
 from vision.synth.decks import DECKS_BY_NAME, installed_decks
 
 DEFAULT_VAL = ["paris", "kde_gm_paris", "neoclassical"]
-ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "textcrops", "fontcrops")
+ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "phototiles", "textcrops", "fontcrops")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="part photos: full-size validation photos of every kind (not in the default parts)")
     parser.add_argument("--photo-crops", type=int, default=60000,
                         help="part photocrops: classifier crops cut from photos of every kind, train + val "
+                             "(not in the default parts)")
+    parser.add_argument("--photo-tiles", type=int, default=9600,
+                        help="part phototiles: detector tiles cut from photos of every kind, train + val "
                              "(not in the default parts)")
     parser.add_argument("--val-fraction", type=float, default=0.1)
     parser.add_argument("--val-decks", default=",".join(DEFAULT_VAL))
@@ -104,12 +107,13 @@ def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespa
     start = time.time()
     manifest = generate(args.out, args.cache, args.seed, args.tiles, args.crops, args.scenes, args.val_fraction,
                         train, val, args.workers, command, parts=parts, text_sheets=args.text_sheets,
-                        photos=args.photos, photo_crops=args.photo_crops)
+                        photos=args.photos, photo_crops=args.photo_crops, photo_tiles=args.photo_tiles)
     print(f"done in {time.time() - start:.0f} s: {manifest['counts']['detect']} tiles, "
           f"crops train {manifest['counts']['crops']['train']['total']} val {manifest['counts']['crops']['val']['total']}, "
           f"{manifest['counts']['scenes']['val']} scenes, {manifest['counts']['photos']['val']} photos, "
           f"photo crops train {manifest['counts']['photocrops']['train']['total']} "
-          f"val {manifest['counts']['photocrops']['val']['total']}")
+          f"val {manifest['counts']['photocrops']['val']['total']}, "
+          f"photo tiles {manifest['counts']['phototiles']}")
     return 0
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from vision.synth.decks import DECKS_BY_NAME, render_all
 from vision.synth.parts import crops as crops_part, detect as detect_part, photocrops as photocrops_part, photos as photos_part
+from vision.synth.parts import phototiles as phototiles_part
 from vision.synth.parts import scenes as scenes_part
 from vision.synth.parts.manifest import deck_parts_manifest, write_keeping_text_crops
 from vision.synth.parts.pool import make_pool
@@ -27,17 +28,17 @@ def _timed(timings: dict, key: str, fn: Callable, *args: Any) -> Any:
 def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: int, val_fraction: float,
              train_decks: list[str], val_decks: list[str], workers: int, command: str,
              parts: tuple[str, ...] = ("detect", "crops", "scenes"), text_sheets: float = 0.0,
-             photos: int = 0, photo_crops: int = 0) -> dict:
-    """Write the dataset; `parts` limits the run to some of detect / crops / scenes / photos / photocrops (the others are
+             photos: int = 0, photo_crops: int = 0, photo_tiles: int = 0) -> dict:
+    """Write the dataset; `parts` limits the run to some of detect / crops / scenes / photos / photocrops / phototiles (the others are
     left as they are on disk and only counted). text_sheets: chance per scene of a paper sheet with
     text on the table (0 draws nothing and leaves the random streams as before)."""
     render_all(cache, [DECKS_BY_NAME[d] for d in train_decks + val_decks], workers=workers)
-    for part in (detect_part, crops_part, scenes_part, photos_part, photocrops_part):
+    for part in (detect_part, crops_part, scenes_part, photos_part, photocrops_part, phototiles_part):
         part.make_folders(out)
     config = Config(str(out), str(cache), seed, tuple(train_decks), tuple(val_decks), text_sheets)
     fractions = (("train", 1 - val_fraction), ("val", val_fraction))
     timings: dict[str, float] = {}
-    counts: dict = {"detect": {}, "crops": {}, "scenes": {}, "photos": {}, "photocrops": {}}
+    counts: dict = {"detect": {}, "crops": {}, "scenes": {}, "photos": {}, "photocrops": {}, "phototiles": {}}
     with make_pool(workers, config) as pool:
         for split, frac in fractions:
             counts["detect"][split] = (_timed(timings, f"detect_{split}_s", detect_part.write, pool, split, tiles * frac)
@@ -53,7 +54,12 @@ def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: 
             counts["photocrops"][split] = (_timed(timings, f"photocrops_{split}_s", photocrops_part.write, pool, split,
                                                   photo_crops * frac)
                                            if "photocrops" in parts else photocrops_part.on_disk(out, split))
+        for split, frac in fractions:
+            counts["phototiles"][split] = (_timed(timings, f"phototiles_{split}_s", phototiles_part.write, pool, split,
+                                                  photo_tiles * frac)
+                                           if "phototiles" in parts else phototiles_part.on_disk(out, split))
     detect_part.write_data_yaml(out)
+    phototiles_part.write_data_yaml(out)
     manifest = deck_parts_manifest(seed, command, train_decks, val_decks, counts, timings, workers, parts, text_sheets)
     write_keeping_text_crops(out, manifest)
     return manifest

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from vision.crops import CARD_CODES, CLASS_NAMES
 from vision.synth.decks import DECKS_BY_NAME
-from vision.synth.parts import crops, detect, photocrops, photos, scenes
+from vision.synth.parts import crops, detect, photocrops, photos, phototiles, scenes
 
 GENERATOR_VERSION = "2"
 MANIFEST = "manifest.json"
@@ -30,7 +30,8 @@ def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_dec
         "workers": workers,
         "parts_generated_by_this_command": list(parts),
         "notes": {"detect": detect.NOTES, "crops": crops.NOTES, "scenes": scenes.NOTES, "photos": photos.NOTES,
-                  "photocrops": photocrops.NOTES},
+                  "photocrops": photocrops.NOTES,
+                  "phototiles": phototiles.NOTES},
     }
     if text_sheets:
         manifest["notes"]["text_sheets"] = (f"about {text_sheets:.0%} of scenes have a paper sheet with text (fonts of "

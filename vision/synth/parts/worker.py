@@ -17,7 +17,7 @@ from vision.synth.bank import DeckFaces, load_deck_faces
 from vision.synth.decks import DECKS_BY_NAME
 
 BLOCK = 40  # items per deck block
-PARTS = {"detect": 1, "crops": 2, "scenes": 3, "textcrops": 4, "fontcrops": 5, "photos": 6, "photocrops": 7}
+PARTS = {"detect": 1, "crops": 2, "scenes": 3, "textcrops": 4, "fontcrops": 5, "photos": 6, "photocrops": 7, "phototiles": 8}
 SPLITS = {"train": 0, "val": 1}
 
 

@@ -1,0 +1,130 @@
+"""Part "phototiles": detector tiles cut from photos of every kind (the photos part's renders: fans, scattered and
+single cards, far layouts, views down to 30 degrees), each photo shrunk as the reader shrinks it for one of its
+looks (vision.reader: the first look at 640, a closer look enlarging a far layout, the look at 1024), so the
+detector trains on indices as the reader meets them in whole photos (squeezed by steep views, small, blurred),
+not only in the framed scenes of part detect."""
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.synth import scene
+from vision.synth.parts.detect import TILE, _tile_labels
+from vision.synth.parts.draws import choose, log_uniform
+from vision.synth.parts.photos import render_photo
+from vision.synth.parts.pool import run_items
+from vision.synth.parts.worker import SPLITS, config, deck, deck_for, item_rng
+
+PAD_VALUE = 114  # the reader's letterbox grey (vision.detector)
+# The reader's looks: whole photo at the first size, a far layout's region enlarged so that the median index is
+# 14-36 px (vision.zoom aims at 24), the whole photo at the larger size.
+LOOKS = [("first", 0.45), ("closer", 0.3), ("larger", 0.25)]
+FIRST_LONG_SIDE, LARGER_LONG_SIDE = 640, 1024
+CLOSER_INDEX_PX = (14.0, 36.0)
+MAX_ENLARGE = 2.5
+LOOKS_PER_PHOTO, TILES_PER_LOOK = 2, 3
+NOTES = (f"{TILE}x{TILE} JPEG tiles, YOLO labels class 0 = index, cut from 2000x1500 photos of every kind (part "
+         f"photos' renders) shrunk as the reader's looks shrink them ({dict(LOOKS)}: long side {FIRST_LONG_SIDE}, "
+         f"median index {CLOSER_INDEX_PX[0]:.0f}-{CLOSER_INDEX_PX[1]:.0f} px, long side {LARGER_LONG_SIDE}); "
+         f"{LOOKS_PER_PHOTO} looks x {TILES_PER_LOOK} tiles per photo; labelled where >= 60% of the index is "
+         "uncovered and inside the tile")
+
+
+def look_scale(rng: np.random.Generator, look: str, long_side: int, median_index_px: float) -> float:
+    """Working-image pixels per photo pixel for one of the reader's looks."""
+    if look == "first":
+        return FIRST_LONG_SIDE / long_side
+    if look == "larger":
+        return LARGER_LONG_SIDE / long_side
+    return min(log_uniform(rng, *CLOSER_INDEX_PX) / max(median_index_px, 1.0), MAX_ENLARGE)
+
+
+def scaled_labels(labels: list[scene.IndexLabel], scale: float, offset: tuple[int, int] = (0, 0)
+                  ) -> list[scene.IndexLabel]:
+    """The labels with boxes in the shrunk (and padded by `offset`) picture's pixels."""
+    ox, oy = offset
+    return [dataclasses.replace(lab, box=(lab.box[0] * scale + ox, lab.box[1] * scale + oy,
+                                          lab.box[2] * scale + ox, lab.box[3] * scale + oy)) for lab in labels]
+
+
+def padded_to_tile(image: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+    """The picture padded with grey to at least one tile each way (centred, as the reader letterboxes), and the
+    offset of its top-left corner."""
+    h, w = image.shape[:2]
+    px, py = max(0, TILE - w), max(0, TILE - h)
+    if not px and not py:
+        return image, (0, 0)
+    ox, oy = px // 2, py // 2
+    return cv2.copyMakeBorder(image, oy, py - oy, ox, px - ox, cv2.BORDER_CONSTANT,
+                              value=(PAD_VALUE,) * 3), (ox, oy)
+
+
+def tile_origins(rng: np.random.Generator, labels: list[scene.IndexLabel], shape: tuple[int, ...],
+                 count: int) -> list[tuple[int, int]]:
+    """Top-left corners of `count` tiles: most near an index, the rest anywhere (table, card art)."""
+    h, w = shape[:2]
+    origins = []
+    for _ in range(count):
+        if labels and rng.random() < 0.85:
+            lab = labels[rng.integers(len(labels))]
+            cx, cy = (lab.box[0] + lab.box[2]) / 2, (lab.box[1] + lab.box[3]) / 2
+            x0 = int(np.clip(cx - rng.uniform(0.1, 0.9) * TILE, 0, w - TILE))
+            y0 = int(np.clip(cy - rng.uniform(0.1, 0.9) * TILE, 0, h - TILE))
+        else:
+            x0, y0 = int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
+        origins.append((x0, y0))
+    return origins
+
+
+def phototiles_item(args: tuple[str, int]) -> int:
+    """One photo -> LOOKS_PER_PHOTO x TILES_PER_LOOK tiles; returns the number written."""
+    split, item = args
+    rng = item_rng("phototiles", split, item)
+    faces = deck(deck_for(split, item))
+    photo, sc, _, _ = render_photo(rng, faces, split)
+    photo = scene.jpeg_roundtrip(rng, photo, (60, 95))
+    visible = sc.visible_labels()
+    median_px = float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in (lab.box for lab in visible)])) if visible else 20.0
+    out = Path(config().out) / "phototiles"
+    written = 0
+    for look_number in range(LOOKS_PER_PHOTO):
+        scale = look_scale(rng, choose(rng, LOOKS), max(photo.shape[:2]), median_px)
+        size = (max(1, round(photo.shape[1] * scale)), max(1, round(photo.shape[0] * scale)))
+        picture = cv2.resize(photo, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        picture, offset = padded_to_tile(picture)
+        labels = scaled_labels(visible, scale, offset)
+        for t, (x0, y0) in enumerate(tile_origins(rng, labels, picture.shape, TILES_PER_LOOK)):
+            name = f"{(item * LOOKS_PER_PHOTO + look_number) * TILES_PER_LOOK + t:06d}"
+            tile = picture[y0:y0 + TILE, x0:x0 + TILE]
+            cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile,
+                        [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
+            lines = _tile_labels(labels, x0, y0)
+            (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+            written += 1
+    return written
+
+
+def make_folders(out: Path) -> None:
+    for split in SPLITS:
+        (out / "phototiles" / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "phototiles" / "labels" / split).mkdir(parents=True, exist_ok=True)
+
+
+def write(pool: Any, split: str, tiles: float) -> int:
+    """About `tiles` tiles of one split; returns the number written."""
+    n = int(math.ceil(tiles / (LOOKS_PER_PHOTO * TILES_PER_LOOK)))
+    return sum(run_items(pool, phototiles_item, [(split, i) for i in range(n)], f"phototiles/{split}"))
+
+
+def on_disk(out: Path, split: str) -> int:
+    return len(list((out / "phototiles" / "images" / split).glob("*.jpg")))
+
+
+def write_data_yaml(out: Path) -> None:
+    (out / "phototiles" / "data.yaml").write_text(
+        f"path: {out.resolve() / 'phototiles'}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")
