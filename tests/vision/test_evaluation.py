@@ -172,6 +172,14 @@ def test_evaluate_without_models_exits_3(tmp_path):
     assert "model file not found" in result.stderr
 
 
+def test_evaluate_refuses_an_unknown_set_name(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "vision", "evaluate", "--sets", "photos,scenes",
+                             "--out", str(tmp_path / "out")], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "unknown set(s) scenes" in result.stderr and "synthetic" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_singles_report_corrected_and_original_labels(tmp_path, reader):
     image, _ = render([["AS"]], scale=1.5, size=(800, 600))
     path = tmp_path / "AS.jpg"

@@ -24,6 +24,16 @@ ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "webcam", "e
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
+def set_names(text: str) -> set[str]:
+    """--sets: a comma list of ALL_SETS; a misspelt name is an error, not a set silently left out."""
+    wanted = {s.strip() for s in text.split(",") if s.strip()}
+    unknown = sorted(wanted - set(ALL_SETS))
+    if unknown or not wanted:
+        raise argparse.ArgumentTypeError(f"unknown set(s) {', '.join(unknown) or '(none given)'}; "
+                                         f"choose from {','.join(ALL_SETS)}")
+    return wanted
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="artifacts/eval", help="folder for report.md and confusion.png")
     parser.add_argument("--models", default=None, help="folder with cards.onnx and cards_cls.onnx (default models/)")
@@ -34,7 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-yaml", default=None,
                         help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
     parser.add_argument("--dev-photos", default=str(datasets.DEFAULT_DEV_PHOTOS), help="real photos folder")
-    parser.add_argument("--sets", default=",".join(ALL_SETS), help=f"comma list out of {','.join(ALL_SETS)}")
+    parser.add_argument("--sets", type=set_names, default=",".join(ALL_SETS),
+                        help=f"comma list out of {','.join(ALL_SETS)}")
     parser.add_argument("--limit", type=int, default=None, help="at most N photos per set (evenly spread)")
     parser.add_argument("--min-card-confidence", type=float, default=MIN_CARD_CONFIDENCE,
                         help="cards named with less are left out (the reader's rule; 0 keeps every mark)")
@@ -93,7 +104,7 @@ def run_evaluation(args: argparse.Namespace) -> int:
     reader = CardReader(models, detection_sizes=(args.detection_size,) + tuple(
         s for s in DETECTION_SIZES if s < args.detection_size), min_card_confidence=args.min_card_confidence,
         fill_min_confidence=args.fill_min_confidence)
-    wanted = {s.strip() for s in args.sets.split(",") if s.strip()}
+    wanted = args.sets
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     results: list[tuple[SetResult, list[str] | None]] = []
