@@ -34,6 +34,10 @@ ZOOM_REGION_MIN_PROBABILITY = 0.5  # indices that place the closer look's region
 # The look at the larger size after a short hand covers the indices found and this many index sizes around them
 # (a 3/5/5 layout is about 16 index sizes wide, so cards missed at a row's end are inside); loose cards: the photo.
 SECOND_LOOK_MARGIN_INDEX_SIZES = 10.0
+# ... for a hand, not made unless the larger size sees the photo at least this many times finer than the look that
+# gave the readings (after a closer look it often does not: the same pixels at about the same scale find the same
+# indices).
+SECOND_LOOK_MIN_SCALE_GAIN = 1.1
 # The first size's indices are trusted without trying smaller sizes when the classifier names them with
 # at least this mean probability (crops of index parts at a too-large size score ~0.2-0.35 on real close-ups).
 CONFIDENT_MEAN_PROBABILITY = 0.6
@@ -98,8 +102,8 @@ class CardReader:
         start = time.perf_counter()
         photo = decode_photo(data, min_long_side=self.crop_source_long_side)
         timings["decode"] = (time.perf_counter() - start) * 1000
-        readings, size = self._find_indices(photo.image, timings)
-        readings = self._second_look(photo.image, readings, loose, timings)
+        readings, size, scale = self._find_indices(photo.image, timings)
+        readings = self._second_look(photo.image, readings, loose, scale, timings)
         all_readings = readings
         start = time.perf_counter()
         cards, warnings, readings = self._leave_out_unsure(readings, loose)
@@ -114,8 +118,10 @@ class CardReader:
         timings["assemble"] = (time.perf_counter() - start) * 1000
         return result
 
-    def _find_indices(self, image: np.ndarray, timings: dict[str, float]) -> tuple[list[IndexReading], int]:
-        """Classified card indices, and the detection size that contributed the most evidence.
+    def _find_indices(self, image: np.ndarray, timings: dict[str, float]
+                      ) -> tuple[list[IndexReading], int, float]:
+        """Classified card indices, the detection size that contributed the most evidence, and the scale of that
+        look (detector input pixels per image pixel).
 
         The first size is kept alone when it finds at least two indices of a trained-for size that the
         classifier names surely (a layout). Otherwise (a close-up, or few cards) every size runs and the
@@ -136,21 +142,21 @@ class CardReader:
                 break
             if (size == self.detection_sizes[0] and len(readings) >= 2 and index_px <= LARGE_INDEX_PX
                     and sum(r.probability for r in readings) >= CONFIDENT_MEAN_PROBABILITY * len(readings)):
-                return readings, size
+                return readings, size, _scale(size, long_side)
         fused = fuse_sizes([readings for _, readings in found])
         if tiny and long_side > self.detection_sizes[0]:  # only where the photo has pixels the first look skipped
-            closer, closer_size = self._indices_zoomed(image, fused or found[-1][1], timings)
+            closer, closer_size, closer_scale = self._indices_zoomed(image, fused or found[-1][1], timings)
             if sum(r.probability for r in closer) > sum(r.probability for r in fused):
-                return closer, closer_size
+                return closer, closer_size, closer_scale
         if not fused and long_side > self.detection_sizes[0]:
             larger = self._indices_at(image, LARGER_DETECTION_SIZE, timings)
             if sum(r.probability for r in larger) > sum(r.probability for r in fused):
-                return larger, LARGER_DETECTION_SIZE
+                return larger, LARGER_DETECTION_SIZE, _scale(LARGER_DETECTION_SIZE, long_side)
         if not fused:
-            return [], self.detection_sizes[0]
+            return [], self.detection_sizes[0], _scale(self.detection_sizes[0], long_side)
         kept = {id(r) for r in fused}
         size = max(found, key=lambda item: sum(r.probability for r in item[1] if id(r) in kept))[0]
-        return fused, size
+        return fused, size, _scale(size, long_side)
 
     def _leave_out_unsure(self, readings: list[IndexReading], loose: bool
                           ) -> tuple[list[Card], list[str], list[IndexReading]]:
@@ -172,16 +178,19 @@ class CardReader:
                 f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
         return cards, warnings, readings
 
-    def _second_look(self, image: np.ndarray, readings: list[IndexReading], loose: bool,
+    def _second_look(self, image: np.ndarray, readings: list[IndexReading], loose: bool, scale: float,
                      timings: dict[str, float]) -> list[IndexReading]:
         """The readings fused with a look at the larger size when the first left a hand short of 13 sure cards
         (rows) or left unsure marks (loose), and the photo has the pixels: indices squeezed by a steep view or
         far away are a few pixels across at the first size. For a hand (rows) only the region around the indices
         found is looked at (at the scale the whole photo would have at the larger size); loose cards may lie
-        anywhere, so the whole photo is. Kept only when it gives more sure cards."""
+        anywhere, so the whole photo is. Kept only when it gives more sure cards. For a hand, not made when the
+        readings' look (`scale`, detector pixels per image pixel) was nearly as fine (SECOND_LOOK_MIN_SCALE_GAIN)."""
         long_side = max(image.shape[:2])
         if long_side <= LARGER_DETECTION_SIZE or not readings:
             return readings
+        if not loose and _scale(LARGER_DETECTION_SIZE, long_side) < SECOND_LOOK_MIN_SCALE_GAIN * scale:
+            return readings  # loose cards may lie outside the closer look's region: the whole photo is looked at
         cards, _ = merge_indices(readings)
         sure = sum(card.confidence >= self.min_card_confidence for card in cards)
         if sure >= (len(cards) if loose else EXPECTED_CARDS):
@@ -203,9 +212,9 @@ class CardReader:
         return readings
 
     def _indices_zoomed(self, image: np.ndarray, readings: list[IndexReading],
-                        timings: dict[str, float]) -> tuple[list[IndexReading], int]:
-        """Readings of a second look at the region around `readings`, enlarged (vision.zoom), and the detector
-        input size used for it."""
+                        timings: dict[str, float]) -> tuple[list[IndexReading], int, float]:
+        """Readings of a second look at the region around `readings`, enlarged (vision.zoom), the detector
+        input size used for it and its scale (detector pixels per image pixel)."""
         # the region follows the surely named indices, not stray marks (text, art) elsewhere in the photo
         readings = [r for r in readings if r.probability >= ZOOM_REGION_MIN_PROBABILITY] or readings
         boxes = np.array([r.box for r in readings], np.float64)
@@ -216,7 +225,8 @@ class CardReader:
         x, y = region[0], region[1]
         return [IndexReading((r.box[0] / factor + x, r.box[1] / factor + y, r.box[2] / factor + x,
                               r.box[3] / factor + y), r.code, r.probability, r.detector_score)
-                for r in self._indices_at(picture, input_side, timings)], input_side
+                for r in self._indices_at(picture, input_side, timings)], input_side, input_side / max(
+                    region[2] - region[0], region[3] - region[1])
 
     def _indices_at(self, image: np.ndarray, size: int, timings: dict[str, float]) -> list[IndexReading]:
         """Detect at one input size, classify the crops, drop `none`."""
@@ -247,6 +257,11 @@ class CardReader:
         result.rows = {name: [cards[i] for i in grouping.rows[name]] for name in ROW_NAMES}
         in_rows = [card for name in ROW_NAMES for card in result.rows[name]]
         result.cards = in_rows + [card for card in cards if all(card is not c for c in in_rows)]
+
+
+def _scale(size: int, long_side: int) -> float:
+    """Detector input pixels per image pixel of a whole-image look at `size` (the detector never enlarges)."""
+    return min(size / long_side, 1.0)
 
 
 def _gap_fillers(sure: list[Card], unsure: list[Card], gap: int, min_confidence: float) -> list[Card]:
