@@ -28,7 +28,7 @@ NOTES = (f"{TILE}x{TILE} JPEG tiles, YOLO labels class 0 = index, index boxes {T
          "uncovered and inside the tile")
 
 
-def _tile_labels(visible: list[scene.IndexLabel], x0: int, y0: int) -> list[str]:
+def tile_labels(visible: list[scene.IndexLabel], x0: int, y0: int) -> list[str]:
     """YOLO lines for the indices whose visible part inside the tile is large enough."""
     lines = []
     for lab in visible:
@@ -67,7 +67,7 @@ def detect_item(args: tuple[str, int, int]) -> int:
         else:
             x0, y0 = int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
         tile = image[y0:y0 + TILE, x0:x0 + TILE]
-        lines = _tile_labels(visible, x0, y0)
+        lines = tile_labels(visible, x0, y0)
         name = f"{item * per_scene + t:06d}"
         quality = int(rng.integers(40, 96))
         cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, quality])

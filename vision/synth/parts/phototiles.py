@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.synth import scene
-from vision.synth.parts.detect import TILE, _tile_labels
+from vision.synth.parts.detect import TILE, tile_labels
 from vision.synth.parts.draws import choose, log_uniform
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.pool import run_items
@@ -103,7 +103,7 @@ def phototiles_item(args: tuple[str, int]) -> int:
             tile = picture[y0:y0 + TILE, x0:x0 + TILE]
             cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile,
                         [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
-            lines = _tile_labels(labels, x0, y0)
+            lines = tile_labels(labels, x0, y0)
             (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
             written += 1
     return written
