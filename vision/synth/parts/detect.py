@@ -69,16 +69,34 @@ def detect_item(args: tuple[str, int, int]) -> int:
         tile = image[y0:y0 + TILE, x0:x0 + TILE]
         lines = tile_labels(visible, x0, y0)
         name = f"{item * per_scene + t:06d}"
-        quality = int(rng.integers(40, 96))
-        cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+        save_tile(out, split, name, tile, lines, int(rng.integers(40, 96)))
     return per_scene
 
 
-def make_folders(out: Path) -> None:
+def save_tile(part_dir: Path, split: str, name: str, tile: np.ndarray, lines: list[str], quality: int) -> None:
+    """A tile as JPEG in <part>/images/<split>/ and its YOLO lines in <part>/labels/<split>/ (shared by the tile parts)."""
+    cv2.imwrite(str(part_dir / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    (part_dir / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+
+
+def make_tile_folders(part_dir: Path) -> None:
     for split in SPLITS:
-        (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
-        (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
+        (part_dir / "images" / split).mkdir(parents=True, exist_ok=True)
+        (part_dir / "labels" / split).mkdir(parents=True, exist_ok=True)
+
+
+def tiles_on_disk(part_dir: Path, split: str) -> int:
+    return len(list((part_dir / "images" / split).glob("*.jpg")))
+
+
+def write_tiles_yaml(part_dir: Path) -> None:
+    """The ultralytics data.yaml of a tile part (one class, index)."""
+    (part_dir / "data.yaml").write_text(
+        f"path: {part_dir.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")
+
+
+def make_folders(out: Path) -> None:
+    make_tile_folders(out / "detect")
 
 
 def write(pool: Any, split: str, tiles: float) -> int:
@@ -89,9 +107,8 @@ def write(pool: Any, split: str, tiles: float) -> int:
 
 def on_disk(out: Path, split: str) -> int:
     """Tiles left by an earlier run (the part is not regenerated)."""
-    return len(list((out / "detect" / "images" / split).glob("*.jpg")))
+    return tiles_on_disk(out / "detect", split)
 
 
 def write_data_yaml(out: Path) -> None:
-    (out / "detect" / "data.yaml").write_text(
-        f"path: {out.resolve() / 'detect'}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")
+    write_tiles_yaml(out / "detect")

@@ -14,11 +14,11 @@ import cv2
 import numpy as np
 
 from vision.synth import scene
-from vision.synth.parts.detect import TILE, tile_labels
+from vision.synth.parts.detect import TILE, make_tile_folders, save_tile, tile_labels, tiles_on_disk, write_tiles_yaml
 from vision.synth.parts.draws import choose, log_uniform
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.pool import run_items
-from vision.synth.parts.worker import SPLITS, config, deck, deck_for, item_rng
+from vision.synth.parts.worker import config, deck, deck_for, item_rng
 
 PAD_VALUE = 114  # the reader's letterbox grey (vision.detector)
 # The reader's looks: whole photo at the first size, a far layout's region enlarged so that the median index is
@@ -101,18 +101,14 @@ def phototiles_item(args: tuple[str, int]) -> int:
         for t, (x0, y0) in enumerate(tile_origins(rng, labels, picture.shape, TILES_PER_LOOK)):
             name = f"{(item * LOOKS_PER_PHOTO + look_number) * TILES_PER_LOOK + t:06d}"
             tile = picture[y0:y0 + TILE, x0:x0 + TILE]
-            cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile,
-                        [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
-            lines = tile_labels(labels, x0, y0)
-            (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+            quality = int(rng.integers(50, 96))
+            save_tile(out, split, name, tile, tile_labels(labels, x0, y0), quality)
             written += 1
     return written
 
 
 def make_folders(out: Path) -> None:
-    for split in SPLITS:
-        (out / "phototiles" / "images" / split).mkdir(parents=True, exist_ok=True)
-        (out / "phototiles" / "labels" / split).mkdir(parents=True, exist_ok=True)
+    make_tile_folders(out / "phototiles")
 
 
 def write(pool: Any, split: str, tiles: float) -> int:
@@ -122,9 +118,8 @@ def write(pool: Any, split: str, tiles: float) -> int:
 
 
 def on_disk(out: Path, split: str) -> int:
-    return len(list((out / "phototiles" / "images" / split).glob("*.jpg")))
+    return tiles_on_disk(out / "phototiles", split)
 
 
 def write_data_yaml(out: Path) -> None:
-    (out / "phototiles" / "data.yaml").write_text(
-        f"path: {out.resolve() / 'phototiles'}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")
+    write_tiles_yaml(out / "phototiles")
