@@ -43,6 +43,17 @@ def tile_labels(visible: list[scene.IndexLabel], x0: int, y0: int) -> list[str]:
     return lines
 
 
+def tile_origin(rng: np.random.Generator, labels: list[scene.IndexLabel], shape: tuple[int, ...]) -> tuple[int, int]:
+    """Top-left corner of a tile in a picture of `shape`: mostly near an index, else anywhere (table, card art)."""
+    h, w = shape[:2]
+    if labels and rng.random() < 0.85:
+        lab = labels[rng.integers(len(labels))]
+        cx, cy = (lab.box[0] + lab.box[2]) / 2, (lab.box[1] + lab.box[3]) / 2
+        return (int(np.clip(cx - rng.uniform(0.1, 0.9) * TILE, 0, w - TILE)),
+                int(np.clip(cy - rng.uniform(0.1, 0.9) * TILE, 0, h - TILE)))
+    return int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
+
+
 def detect_item(args: tuple[str, int, int]) -> int:
     """One scene -> up to `per_scene` tiles; returns the number written."""
     split, item, per_scene = args
@@ -55,17 +66,9 @@ def detect_item(args: tuple[str, int, int]) -> int:
     sc = framed_scene(rng, layout, faces, index_px, 1400, TILE, split)
     image = scene.photo_effects(rng, sc.image)
     visible = sc.visible_labels()
-    h, w = image.shape[:2]
     out = Path(config().out) / "detect"
     for t in range(per_scene):
-        # Most tiles are centred near an index; the rest anywhere (mostly table and card art).
-        if visible and rng.random() < 0.85:
-            lab = visible[rng.integers(len(visible))]
-            cx, cy = (lab.box[0] + lab.box[2]) / 2, (lab.box[1] + lab.box[3]) / 2
-            x0 = int(np.clip(cx - rng.uniform(0.1, 0.9) * TILE, 0, w - TILE))
-            y0 = int(np.clip(cy - rng.uniform(0.1, 0.9) * TILE, 0, h - TILE))
-        else:
-            x0, y0 = int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
+        x0, y0 = tile_origin(rng, visible, image.shape)
         tile = image[y0:y0 + TILE, x0:x0 + TILE]
         lines = tile_labels(visible, x0, y0)
         name = f"{item * per_scene + t:06d}"

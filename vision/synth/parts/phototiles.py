@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from vision.synth import scene
-from vision.synth.parts.detect import TILE, make_tile_folders, save_tile, tile_labels, tiles_on_disk, write_tiles_yaml
+from vision.synth.parts.detect import (TILE, make_tile_folders, save_tile, tile_labels, tile_origin, tiles_on_disk,
+                                       write_tiles_yaml)
 from vision.synth.parts.draws import choose, log_uniform
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.pool import run_items
@@ -64,23 +65,6 @@ def padded_to_tile(image: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
                               value=(PAD_VALUE,) * 3), (ox, oy)
 
 
-def tile_origins(rng: np.random.Generator, labels: list[scene.IndexLabel], shape: tuple[int, ...],
-                 count: int) -> list[tuple[int, int]]:
-    """Top-left corners of `count` tiles: most near an index, the rest anywhere (table, card art)."""
-    h, w = shape[:2]
-    origins = []
-    for _ in range(count):
-        if labels and rng.random() < 0.85:
-            lab = labels[rng.integers(len(labels))]
-            cx, cy = (lab.box[0] + lab.box[2]) / 2, (lab.box[1] + lab.box[3]) / 2
-            x0 = int(np.clip(cx - rng.uniform(0.1, 0.9) * TILE, 0, w - TILE))
-            y0 = int(np.clip(cy - rng.uniform(0.1, 0.9) * TILE, 0, h - TILE))
-        else:
-            x0, y0 = int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
-        origins.append((x0, y0))
-    return origins
-
-
 def phototiles_item(args: tuple[str, int]) -> int:
     """One photo -> LOOKS_PER_PHOTO x TILES_PER_LOOK tiles; returns the number written."""
     split, item = args
@@ -98,7 +82,9 @@ def phototiles_item(args: tuple[str, int]) -> int:
         picture = cv2.resize(photo, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         picture, offset = padded_to_tile(picture)
         labels = scaled_labels(visible, scale, offset)
-        for t, (x0, y0) in enumerate(tile_origins(rng, labels, picture.shape, TILES_PER_LOOK)):
+        # all of a look's origins are drawn before its tiles (the stream phototiles-v1 was written with)
+        origins = [tile_origin(rng, labels, picture.shape) for _ in range(TILES_PER_LOOK)]
+        for t, (x0, y0) in enumerate(origins):
             name = f"{(item * LOOKS_PER_PHOTO + look_number) * TILES_PER_LOOK + t:06d}"
             tile = picture[y0:y0 + TILE, x0:x0 + TILE]
             quality = int(rng.integers(50, 96))
