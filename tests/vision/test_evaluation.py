@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.evaluation import datasets
-from vision.evaluation.views import steep_view
+from vision.evaluation.views import STEEP_VIEWS, steep_view, steep_view_homography, steep_view_with_boxes
 from vision.evaluation.evaluators import (evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
                                           evaluate_singles)
 from vision.reader import CardReader
@@ -121,7 +121,8 @@ def test_steep_views_foreshorten_and_turn():
         steep_view(image, 5.0)
 
 
-def test_rank_boxes(tmp_path, reader):
+def two_card_photo(tmp_path):
+    """A drawn photo of QH and 9C, and a function giving each card's labelled whole-card box (its indices + 8 px)."""
     image, where = render([["QH", "9C"]], size=(960, 540), scale=1.2)
     path = tmp_path / "two.jpg"
     path.write_bytes(jpeg(image))
@@ -131,6 +132,37 @@ def test_rank_boxes(tmp_path, reader):
         return [float(boxes[:, 0].min() - 8), float(boxes[:, 1].min() - 8), float(boxes[:, 2].max() + 8),
                 float(boxes[:, 3].max() + 8)]
 
+    return path, card_box
+
+
+@pytest.mark.parametrize("elevation, turns", [(90.0, 0), (30.0, 0), (45.0, 1), (35.0, 2), (60.0, 3)])
+def test_steep_view_homography_maps_a_point_to_where_the_view_shows_it(elevation, turns):
+    image = np.zeros((600, 800, 3), np.uint8)
+    image[395:405, 195:205] = 255  # a white dot centred at (200, 400)
+    view = steep_view(image, elevation, quarter_turns=turns)
+    x, y = cv2.perspectiveTransform(np.float32([[[200, 400]]]), steep_view_homography(800, 600, elevation, turns))[0, 0]
+    ys, xs = np.nonzero(view[:, :, 0] > 100)
+    assert abs(xs.mean() - x) < 2 and abs(ys.mean() - y) < 2
+
+
+def test_rank_boxes_in_steep_views_move_their_labels_with_the_view(tmp_path, reader):
+    path, card_box = two_card_photo(tmp_path)
+    labels = [{"rank": "Q", "box": card_box("QH")}, {"rank": "9", "box": card_box("9C")}]
+    _, moved = steep_view_with_boxes(path, labels, 45.0, 2)
+    assert moved[0]["rank"] == "Q" and moved[0]["box"] != labels[0]["box"]
+    views = tuple((name, lambda p, l, e=e, t=t: steep_view_with_boxes(p, l, e, t)) for name, e, t, _ in STEEP_VIEWS[:2])
+    result = evaluate_rank_boxes(reader, [(path, labels)], "drawn multi, steep", views=views)
+    assert result.photos == 2
+    assert result.numbers["rank precision"] == 1.0 and result.numbers["rank recall"] == 1.0
+    assert result.numbers[f"rank recall, {STEEP_VIEWS[1][0]}"] == 1.0
+    # the labels left where they were in the photo taken top-down match nothing in an upside-down view
+    unmoved = (("upside down", lambda p, l: (steep_view_with_boxes(p, l, 90.0, 2)[0], l)),)
+    result = evaluate_rank_boxes(reader, [(path, labels)], "drawn multi, labels not moved", views=unmoved)
+    assert result.numbers["rank recall"] < 1.0
+
+
+def test_rank_boxes(tmp_path, reader):
+    path, card_box = two_card_photo(tmp_path)
     labels = [{"rank": "Q", "box": card_box("QH")}, {"rank": "9", "box": card_box("9C")},
               {"rank": "A", "box": [0, 0, 60, 60]}]  # a labelled card the reader cannot see
     result = evaluate_rank_boxes(reader, [(path, labels)], "drawn multi")

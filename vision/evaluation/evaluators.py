@@ -130,40 +130,55 @@ def match_rank_boxes(cards: list[Card], labels: list[dict], scale: float = 1.0) 
     return pairs
 
 
-def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]], name: str) -> SetResult:
-    """Multi-card photos labelled with whole-card boxes and ranks only (suits ignored)."""
+def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]], name: str,
+                        views: tuple[tuple[str, Callable[[Path, list[dict]], tuple[bytes, list[dict]]]], ...] = ()
+                        ) -> SetResult:
+    """Multi-card photos labelled with whole-card boxes and ranks only (suits ignored). `views` (name, (photo,
+    labels) -> (bytes, labels moved)) read each photo in each of these views instead of as it is."""
     result = SetResult(name)
     start = time.perf_counter()
     all_correct = 0
-    for path, labels in photos:
+    per_view: dict[str, Counter] = {}
+    as_taken = (("", lambda path, labels: (path.read_bytes(), labels)),)
+    for path, photo_labels, view, load in [(path, labels, view, load) for path, labels in photos
+                                           for view, load in (views or as_taken)]:
         result.photos += 1
         try:
-            read = reader.read(path.read_bytes(), loose=True)
+            data, labels = load(path, photo_labels)
+            read = reader.read(data, loose=True)
             cards, scale = read.cards, read.scale
         except ImageError:
             result.unreadable += 1
-            cards, scale = [], 1.0
+            cards, scale, labels = [], 1.0, photo_labels
         wrong = 0
+        tally = per_view.setdefault(view, Counter())
         for c, l in match_rank_boxes(cards, labels, scale):
             guess = cards[c].code[0] if c is not None else MISSED
             truth = labels[l]["rank"] if l is not None else EXTRA
             result.confusion[(truth, guess)] += 1
             if c is not None:
                 result.predicted[guess] += 1
+                tally["read"] += 1
             if l is not None:
                 result.actual[truth] += 1
+                tally["labelled"] += 1
             if guess == truth:
                 result.true_positive[truth] += 1
+                tally["right"] += 1
             else:
                 wrong += 1
         if wrong == 0:
             all_correct += 1
         else:
-            result.failures.append(f"{path.name}: {wrong} wrong/missed/extra")
+            result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {wrong} wrong/missed/extra")
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
     result.numbers.update({"rank precision": precision, "rank recall": recall,
                            "photos all correct": all_correct / max(result.photos, 1)})
+    if views:
+        for view, tally in per_view.items():
+            result.numbers[f"rank precision, {view}"] = tally["right"] / max(tally["read"], 1)
+            result.numbers[f"rank recall, {view}"] = tally["right"] / max(tally["labelled"], 1)
     return result
 
 

@@ -17,10 +17,10 @@ from vision.evaluation.confusion_image import draw_confusion, side_by_side
 from vision.evaluation.evaluators import (EXTRA, MISSED, NO_CARD, SetResult, evaluate_detector_tiles,
                                           evaluate_rank_boxes, evaluate_scenes, evaluate_singles)
 from vision.evaluation.metrics import worst_confusions
-from vision.evaluation.views import STEEP_VIEWS, steep_view_bytes
+from vision.evaluation.views import STEEP_VIEWS, steep_view_bytes, steep_view_with_boxes
 from vision.reader import DETECTION_SIZES, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader
 
-ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "webcam", "edje")
+ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "webcam", "edje", "edje-steep")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -155,20 +155,27 @@ def run_evaluation(args: argparse.Namespace) -> int:
         if "phone-steep" in wanted:
             photos = sorted((dev / name, datasets.corrected_code(name, codes[0])) for name, codes in labels.items()
                             if name.startswith("phone-singles"))
-            views = tuple((view, partial(steep_view_bytes, elevation=elevation, quarter_turns=turns, blur=blur))
-                          for view, elevation, turns, blur in STEEP_VIEWS)
             results.append((evaluate_singles(reader, datasets.subsample(photos, args.limit),
                                              "real phone-singles in steep views (top-1; labels corrected)",
-                                             views=views), CARD_CODES + [NO_CARD]))
-        if "edje" in wanted:
-            edje = datasets.edje_labels(dev)
-            photos = sorted((dev / name, boxes) for name, boxes in edje.items())
-            photos = datasets.subsample(photos, args.limit)
-            results.append((evaluate_rank_boxes(reader, photos, "real edje-multi (rank only)"), EDJE_RANKS))
+                                             views=_steep_views(steep_view_bytes)), CARD_CODES + [NO_CARD]))
+        if wanted & {"edje", "edje-steep"}:
+            photos = datasets.subsample(sorted((dev / name, boxes) for name, boxes in datasets.edje_labels(dev).items()),
+                                        args.limit)
+            if "edje" in wanted:
+                results.append((evaluate_rank_boxes(reader, photos, "real edje-multi (rank only)"), EDJE_RANKS))
+            if "edje-steep" in wanted:
+                results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in steep views (rank only)",
+                                                    views=_steep_views(steep_view_with_boxes)), EDJE_RANKS))
 
     _write_report(out, models, args, results, skipped, time.perf_counter() - started)
     print(f"report: {out / 'report.md'}")
     return 0
+
+
+def _steep_views(load):
+    """(view name, load with that view's settings) for each of STEEP_VIEWS; `load` is one of views' steep_view_* ."""
+    return tuple((view, partial(load, elevation=elevation, quarter_turns=turns, blur=blur))
+                 for view, elevation, turns, blur in STEEP_VIEWS)
 
 
 def _write_report(out: Path, models: Path, args, results, skipped, seconds: float) -> None:

@@ -1,5 +1,6 @@
-"""Steep views of real photos: the real phone singles (a deck the models never trained on) re-projected as if the
-phone were held low over the table, to measure the reader on real cards at angles the dev photos lack.
+"""Steep views of real photos: the real phone singles (a deck the models never trained on) and the multi-card edje
+photos (their labelled card boxes moved with the view) re-projected as if the phone were held low over the table,
+to measure the reader on real cards at angles the dev photos lack.
 
 The view is an approximation, not a camera model: the photo is turned, then its far (top) edge is narrowed and its
 height foreshortened, as a flat table looks from a camera at `elevation` degrees above it.
@@ -22,30 +23,65 @@ STEEP_VIEWS: tuple[tuple[str, float, int, float], ...] = (
 JPEG_QUALITY = 90
 
 
+def _tilt(width: int, height: int, elevation: float) -> tuple[np.ndarray, int]:
+    """The perspective that tilts a (turned) picture of this size to `elevation`, and the view's height."""
+    if not 10.0 <= elevation <= 90.0:
+        raise ValueError(f"elevation must be 10-90 degrees, got {elevation}")
+    rise = math.sin(math.radians(elevation))
+    out_h = max(1, round(height * rise))
+    far = 0.5 + 0.5 * rise  # the far edge's width as a share of the near edge's
+    inset = width * (1.0 - far) / 2.0
+    source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    target = np.float32([[inset, 0], [width - inset, 0], [width, out_h], [0, out_h]])
+    return cv2.getPerspectiveTransform(source, target), out_h
+
+
+def _turn(width: int, height: int, quarter_turns: int) -> np.ndarray:
+    """np.rot90(image, quarter_turns)'s map of pixel coordinates (x right, y down) as a 3x3 matrix."""
+    k = quarter_turns % 4
+    return {0: np.eye(3),
+            1: np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, width], [0.0, 0.0, 1.0]]),
+            2: np.array([[-1.0, 0.0, width], [0.0, -1.0, height], [0.0, 0.0, 1.0]]),
+            3: np.array([[0.0, -1.0, height], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])}[k]
+
+
 def steep_view(image: np.ndarray, elevation: float, quarter_turns: int = 0, blur: float = 0.0) -> np.ndarray:
     """The image turned by `quarter_turns` x 90° counter-clockwise, then seen from `elevation` degrees (and blurred
     with a Gaussian of sigma `blur` pixels, as an unsteady hand would)."""
-    if not 10.0 <= elevation <= 90.0:
-        raise ValueError(f"elevation must be 10-90 degrees, got {elevation}")
     turned = np.ascontiguousarray(np.rot90(image, quarter_turns))
     h, w = turned.shape[:2]
-    rise = math.sin(math.radians(elevation))
-    out_h = max(1, round(h * rise))
-    far = 0.5 + 0.5 * rise  # the far edge's width as a share of the near edge's
-    inset = w * (1.0 - far) / 2.0
-    source = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    target = np.float32([[inset, 0], [w - inset, 0], [w, out_h], [0, out_h]])
-    warp = cv2.getPerspectiveTransform(source, target)
+    warp, out_h = _tilt(w, h, elevation)
     view = cv2.warpPerspective(turned, warp, (w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return cv2.GaussianBlur(view, (0, 0), blur) if blur > 0 else view
 
 
+def steep_view_homography(width: int, height: int, elevation: float, quarter_turns: int = 0) -> np.ndarray:
+    """The 3x3 map from pixels of a width x height image to pixels of its steep_view."""
+    turned_w, turned_h = (height, width) if quarter_turns % 2 else (width, height)
+    return _tilt(turned_w, turned_h, elevation)[0] @ _turn(width, height, quarter_turns)
+
+
+def moved_box(box: list[float], homography: np.ndarray) -> list[float]:
+    """The axis-aligned box around a box's four corners mapped by `homography`."""
+    x1, y1, x2, y2 = box
+    corners = cv2.perspectiveTransform(np.float32([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]]), homography)[0]
+    return [float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()), float(corners[:, 1].max())]
+
+
 def steep_view_bytes(path: Path, elevation: float, quarter_turns: int, blur: float = 0.0) -> bytes:
     """JPEG bytes of a steep view of the photo at `path` (EXIF orientation applied first, as the reader does)."""
+    return steep_view_with_boxes(path, [], elevation, quarter_turns, blur)[0]
+
+
+def steep_view_with_boxes(path: Path, labels: list[dict], elevation: float, quarter_turns: int, blur: float = 0.0
+                          ) -> tuple[bytes, list[dict]]:
+    """JPEG bytes of a steep view of the photo at `path` and its labels ({"box": [x1, y1, x2, y2], ...}, in pixels
+    of the photo after EXIF orientation) with each box moved to the view (the box around its mapped corners)."""
     from vision.decode import decode_photo
 
     image = decode_photo(path.read_bytes()).image
     ok, data = cv2.imencode(".jpg", steep_view(image, elevation, quarter_turns, blur), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise ValueError(f"could not encode a view of {path}")
-    return data.tobytes()
+    homography = steep_view_homography(image.shape[1], image.shape[0], elevation, quarter_turns)
+    return data.tobytes(), [{**label, "box": moved_box(label["box"], homography)} for label in labels]
