@@ -209,6 +209,30 @@ def test_photos_part_writes_every_kind_of_photo_with_rows_only_for_layouts(cache
 
 
 @needs_decks
+def test_photo_kinds_limit_the_photo_parts_to_the_kinds_asked_for_and_go_into_the_manifest(cache, tmp_path):
+    from vision.synth.dataset import generate
+
+    out = tmp_path / "ds"
+    manifest = generate(out, cache, 3, tiles=0, crops=0, scenes=0, val_fraction=0.25, train_decks=[TEST_TRAIN_DECK],
+                        val_decks=[TEST_VAL_DECK], workers=1, command="test", parts=("photos",), photos=6,
+                        photo_kinds=(("hand", 1.0),))
+    kinds = {json.loads(label.read_text())["kind"] for label in (out / "photos" / "val").glob("*.json")}
+    assert kinds == {"hand"}
+    assert manifest["photo_kinds"] == {"hand": 1.0} and "photo_kinds" in manifest["notes"]
+
+
+@pytest.mark.parametrize("kinds", ["fan=1", "hand=0", "hand", "hand=x", "rows=1,hand=-2"])
+def test_photo_kinds_command_line_refuses_unknown_kinds_and_weights_that_are_not_positive(kinds, tmp_path, capsys):
+    from vision.synth.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--out", str(tmp_path / "ds"), "--parts", "photocrops", "--photo-kinds", kinds])
+    assert exit_info.value.code == 2
+    assert "--photo-kinds" in capsys.readouterr().err
+    assert not (tmp_path / "ds").exists()  # refused before anything was written
+
+
+@needs_decks
 def test_generation_is_deterministic_from_the_seed(dataset, cache, tmp_path):
     out, _ = dataset
     again = tmp_path / "again"
@@ -440,6 +464,60 @@ def test_photocrops_part_cuts_index_crops_out_of_photos_of_every_kind(cache, tmp
     assert manifest["notes"]["photocrops"] == photocrops.NOTES
 
 
+def _scene_with_indices(index_px: float):
+    from vision.synth import scene
+
+    image = np.full((1500, 2000, 3), 200, np.uint8)
+    labels = [scene.IndexLabel("AS", 0, 0, (100.0 + 200 * i, 100.0, 100.0 + 200 * i + index_px * 0.6, 100.0 + index_px),
+                               1.0) for i in range(5)]
+    polygon = np.array([[50.0, 50.0], [1200.0, 50.0], [1200.0, 800.0], [50.0, 800.0]])
+    return image, scene.Scene(image, labels, [polygon], np.zeros((1500, 2000), np.int16))
+
+
+def test_low_resolution_shrinks_a_photo_to_small_indices_and_moves_its_scene_with_it():
+    from vision.synth.parts.photocrops import LOWRES_INDEX_PX, low_resolution
+
+    image, sc = _scene_with_indices(80.0)
+    small, shrunk = low_resolution(np.random.default_rng(0), image, sc)
+    scale = small.shape[1] / image.shape[1]
+    assert small.shape[0] < image.shape[0] and shrunk.image is small and shrunk.owner.shape == small.shape[:2]
+    assert LOWRES_INDEX_PX[0] - 0.5 <= 80.0 * scale <= LOWRES_INDEX_PX[1] + 0.5
+    assert shrunk.labels[1].box == pytest.approx(tuple(v * scale for v in sc.labels[1].box), rel=0.01)
+    assert shrunk.card_polygons[0] == pytest.approx(sc.card_polygons[0] * scale, rel=0.01)
+
+
+def test_low_resolution_leaves_a_photo_whose_indices_are_small_already():
+    from vision.synth.parts.photocrops import LOWRES_INDEX_PX, low_resolution
+
+    image, sc = _scene_with_indices(LOWRES_INDEX_PX[0] - 2)
+    small, same = low_resolution(np.random.default_rng(0), image, sc)
+    assert small is image and same is sc
+
+
+@needs_decks
+def test_photocrops_part_with_photo_lowres_crops_shrunk_photos_and_says_so_in_the_manifest(cache, tmp_path):
+    from vision.crops import CROP_SIZE
+    from vision.synth.dataset import generate
+    from vision.synth.parts import photocrops
+
+    out = tmp_path / "ds"
+    manifest = generate(out, cache, 3, tiles=0, crops=0, scenes=0, val_fraction=0.5, train_decks=[TEST_TRAIN_DECK],
+                        val_decks=[TEST_VAL_DECK], workers=1, command="test", parts=("photocrops",),
+                        photo_crops=2 * photocrops.PHOTO_YIELD, photo_lowres=1.0)
+    assert manifest["photo_lowres"] == 1.0 and "photo_lowres" in manifest["notes"]
+    assert manifest["counts"]["photocrops"]["train"]["total"] > 0
+    crop = cv2.imread(str(next((out / "photocrops" / "train").glob("*/*.png"))))
+    assert crop.shape == (CROP_SIZE, CROP_SIZE, 3)
+
+
+def test_photo_lowres_command_line_must_be_a_probability(tmp_path, capsys):
+    from vision.synth.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--out", str(tmp_path / "ds"), "--parts", "photocrops", "--photo-lowres", "1.5"])
+    assert exit_info.value.code == 2 and "--photo-lowres" in capsys.readouterr().err
+
+
 @needs_decks
 def test_phototiles_part_cuts_labelled_detector_tiles_out_of_shrunk_photos(cache, tmp_path):
     from vision.synth.dataset import generate
@@ -480,13 +558,14 @@ def test_phototiles_shrink_photos_as_the_readers_looks_do():
 def test_phototiles_pad_small_pictures_to_a_tile_and_move_their_labels_with_them():
     from vision.synth.parts import phototiles
     from vision.synth.parts.detect import TILE
+    from vision.synth.parts.framing import scaled_labels
     from vision.synth.scene import IndexLabel
 
     padded, offset = phototiles.padded_to_tile(np.zeros((200, 500, 3), np.uint8))
     assert padded.shape == (TILE, 500, 3) and offset == (0, (TILE - 200) // 2)
     assert (padded[0] == phototiles.PAD_VALUE).all() and (padded[offset[1]] == 0).all()
     label = IndexLabel("AS", 0, 0, (100.0, 40.0, 120.0, 70.0), 1.0)
-    (moved,) = phototiles.scaled_labels([label], 0.5, offset)
+    (moved,) = scaled_labels([label], 0.5, offset)
     assert moved.box == (50.0, 20.0 + offset[1], 60.0, 35.0 + offset[1]) and moved.code == "AS"
 
 

@@ -1,4 +1,5 @@
-"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --photos P --photo-crops C --photo-tiles D --text-crops T --font-crops F --parts ...] | --samples DIR"""
+"""python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --photos P --photo-crops C --photo-tiles D
+--photo-kinds KIND=W,... --photo-lowres R --text-crops T --font-crops F --parts ...] | --samples DIR"""
 from __future__ import annotations
 
 import argparse
@@ -28,6 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo-tiles", type=int, default=9600,
                         help="part phototiles: detector tiles cut from photos of every kind, train + val "
                              "(not in the default parts)")
+    parser.add_argument("--photo-kinds", default="",
+                        help="kinds of the photo parts' photos with weights, e.g. hand=3,scattered=1 "
+                             "(default: every kind, as in part photos)")
+    parser.add_argument("--photo-lowres", type=float, default=0.0,
+                        help="part photocrops: chance that a photo is shrunk (median index 12-28 px) and blurred before "
+                             "cropping (0 = never, as before; e.g. 0.5)")
     parser.add_argument("--val-fraction", type=float, default=0.1)
     parser.add_argument("--val-decks", default=",".join(DEFAULT_VAL))
     parser.add_argument("--decks", default="", help="comma-separated decks to use (default: all kept decks installed)")
@@ -58,16 +65,38 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown parts: {', '.join(unknown_parts)}")
     if not 0 <= args.text_sheets <= 1:
         parser.error("--text-sheets is a probability (0..1)")
+    if not 0 <= args.photo_lowres <= 1:
+        parser.error("--photo-lowres is a probability (0..1)")
+    photo_kinds = _photo_kinds(parser, args.photo_kinds)
     command = "python -m vision.synth " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     deck_parts = tuple(p for p in parts if p not in ("textcrops", "fontcrops"))
     if deck_parts:
-        status = _generate_deck_parts(parser, args, deck_parts, command)
+        status = _generate_deck_parts(parser, args, deck_parts, command, photo_kinds)
         if status:
             return status
     for part in ("textcrops", "fontcrops"):
         if part in parts:
             _generate_no_deck_part(args, part, command)
     return 0
+
+
+def _photo_kinds(parser: argparse.ArgumentParser, text: str) -> tuple[tuple[str, float], ...]:
+    """--photo-kinds "hand=3,scattered=1" -> (("hand", 3.0), ("scattered", 1.0)); parser.error on a bad entry."""
+    from vision.synth.parts.photos import PHOTO_KINDS
+
+    known = [kind for kind, _ in PHOTO_KINDS]
+    pairs = []
+    for entry in (e for e in text.split(",") if e):
+        kind, _, weight = entry.partition("=")
+        try:
+            value = float(weight)
+        except ValueError:
+            value = -1.0
+        if kind not in known or not value > 0:
+            parser.error(f"--photo-kinds: {entry!r} is not KIND=WEIGHT with KIND one of {', '.join(known)} "
+                         "and WEIGHT > 0")
+        pairs.append((kind, value))
+    return tuple(pairs)
 
 
 def _generate_no_deck_part(args: argparse.Namespace, part: str, command: str) -> None:
@@ -88,7 +117,7 @@ def _generate_no_deck_part(args: argparse.Namespace, part: str, command: str) ->
 
 
 def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespace, parts: tuple[str, ...],
-                         command: str) -> int:
+                         command: str, photo_kinds: tuple[tuple[str, float], ...]) -> int:
     available = [d.name for d in installed_decks()]
     if not available:
         print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5)", file=sys.stderr)
@@ -107,7 +136,8 @@ def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespa
     start = time.time()
     manifest = generate(args.out, args.cache, args.seed, args.tiles, args.crops, args.scenes, args.val_fraction,
                         train, val, args.workers, command, parts=parts, text_sheets=args.text_sheets,
-                        photos=args.photos, photo_crops=args.photo_crops, photo_tiles=args.photo_tiles)
+                        photos=args.photos, photo_crops=args.photo_crops, photo_tiles=args.photo_tiles,
+                        photo_kinds=photo_kinds, photo_lowres=args.photo_lowres)
     print(f"done in {time.time() - start:.0f} s: {manifest['counts']['detect']} tiles, "
           f"crops train {manifest['counts']['crops']['train']['total']} val {manifest['counts']['crops']['val']['total']}, "
           f"{manifest['counts']['scenes']['val']} scenes, {manifest['counts']['photos']['val']} photos, "

@@ -1,5 +1,8 @@
-"""Fitting a picture around a layout: centring, index size to camera scale, the framed canvas."""
+"""Fitting a picture around a layout: centring, index size to camera scale, the framed canvas, labels of a
+resized picture."""
 from __future__ import annotations
+
+import dataclasses
 
 import cv2
 import numpy as np
@@ -78,3 +81,11 @@ def framed_scene(rng: np.random.Generator, layout: layouts.Layout, deck: DeckFac
         oy += rng.uniform(0, h - (y1 - y0 + 2 * margin))
     cam = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]]) @ cam
     return scene.render_layout(rng, layout, deck, cam, (w, h), **text_sheet_args(split))
+
+
+def scaled_labels(labels: list[scene.IndexLabel], scale: float, offset: tuple[int, int] = (0, 0)
+                  ) -> list[scene.IndexLabel]:
+    """The labels with boxes in the shrunk (and padded by `offset`) picture's pixels."""
+    ox, oy = offset
+    return [dataclasses.replace(lab, box=(lab.box[0] * scale + ox, lab.box[1] * scale + oy,
+                                          lab.box[2] * scale + ox, lab.box[3] * scale + oy)) for lab in labels]

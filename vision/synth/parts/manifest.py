@@ -13,7 +13,8 @@ MANIFEST = "manifest.json"
 
 
 def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_decks: list[str], counts: dict,
-                        timings: dict, workers: int, parts: tuple[str, ...], text_sheets: float) -> dict:
+                        timings: dict, workers: int, parts: tuple[str, ...], text_sheets: float,
+                        photo_kinds: tuple[tuple[str, float], ...] = (), photo_lowres: float = 0.0) -> dict:
     manifest = {
         "generator_version": GENERATOR_VERSION,
         "seed": seed,
@@ -37,6 +38,16 @@ def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_dec
         manifest["notes"]["text_sheets"] = (f"about {text_sheets:.0%} of scenes have a paper sheet with text (fonts of "
                                             "the split) beside or under the cards; text is never labelled")
     manifest["text_sheets"] = text_sheets
+    if photo_kinds:
+        manifest["notes"]["photo_kinds"] = (f"the photo parts drew their photos' kinds from {dict(photo_kinds)} "
+                                            f"instead of {dict(photos.PHOTO_KINDS)}")
+        manifest["photo_kinds"] = dict(photo_kinds)
+    if photo_lowres:
+        manifest["notes"]["photo_lowres"] = (f"part photocrops shrank about {photo_lowres:.0%} of its photos so their "
+                                             f"median index is {photocrops.LOWRES_INDEX_PX[0]:.0f}-"
+                                             f"{photocrops.LOWRES_INDEX_PX[1]:.0f} px tall and blurred them (sigma up "
+                                             f"to {photocrops.LOWRES_BLUR_SHARE:.0%} of that) before cropping")
+        manifest["photo_lowres"] = photo_lowres
     return manifest
 
 

@@ -5,7 +5,6 @@ detector trains on indices as the reader meets them in whole photos (squeezed by
 not only in the framed scenes of part detect."""
 from __future__ import annotations
 
-import dataclasses
 import math
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from vision.synth import scene
 from vision.synth.parts.detect import (TILE, make_tile_folders, save_tile, tile_labels, tile_origin, tiles_on_disk,
                                        write_tiles_yaml)
 from vision.synth.parts.draws import choose, log_uniform
+from vision.synth.parts.framing import scaled_labels
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.pool import run_items
 from vision.synth.parts.worker import config, deck, deck_for, item_rng
@@ -43,14 +43,6 @@ def look_scale(rng: np.random.Generator, look: str, long_side: int, median_index
     if look == "larger":
         return LARGER_LONG_SIDE / long_side
     return min(log_uniform(rng, *CLOSER_INDEX_PX) / max(median_index_px, 1.0), MAX_ENLARGE)
-
-
-def scaled_labels(labels: list[scene.IndexLabel], scale: float, offset: tuple[int, int] = (0, 0)
-                  ) -> list[scene.IndexLabel]:
-    """The labels with boxes in the shrunk (and padded by `offset`) picture's pixels."""
-    ox, oy = offset
-    return [dataclasses.replace(lab, box=(lab.box[0] * scale + ox, lab.box[1] * scale + oy,
-                                          lab.box[2] * scale + ox, lab.box[3] * scale + oy)) for lab in labels]
 
 
 def padded_to_tile(image: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:

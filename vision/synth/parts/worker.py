@@ -29,6 +29,8 @@ class Config:
     train_decks: tuple[str, ...]
     val_decks: tuple[str, ...]
     text_sheets: float = 0.0  # chance of a paper sheet with text beside the cards in a scene
+    photo_kinds: tuple[tuple[str, float], ...] = ()  # (kind, weight) of the photo parts' photos; () = their default
+    photo_lowres: float = 0.0  # chance that part photocrops shrinks and blurs a photo before cropping
 
 
 _CONFIG: Config | None = None
@@ -49,6 +51,11 @@ def config() -> Config:
 def text_sheet_rate() -> float:
     """--text-sheets of the current run; 0 when a scene is rendered outside a run."""
     return _CONFIG.text_sheets if _CONFIG is not None else 0.0
+
+
+def photo_kind_weights() -> tuple[tuple[str, float], ...]:
+    """--photo-kinds of the current run; () when not given or outside a run."""
+    return _CONFIG.photo_kinds if _CONFIG is not None else ()
 
 
 @lru_cache(maxsize=3)
