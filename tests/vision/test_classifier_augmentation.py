@@ -36,3 +36,24 @@ def test_no_squeeze_by_default():
     first = geometric_colour(_disc_batch(64), torch.Generator().manual_seed(3))
     second = geometric_colour(_disc_batch(64), torch.Generator().manual_seed(3), squeeze_share=0.0)
     assert torch.equal(first, second)
+
+
+def _edge_energy(batch: np.ndarray) -> np.ndarray:
+    """Mean absolute horizontal + vertical pixel difference of each crop (falls as a crop is blurred)."""
+    x = batch.astype(np.float32)
+    return np.abs(np.diff(x, axis=1)).mean(axis=(1, 2, 3)) + np.abs(np.diff(x, axis=2)).mean(axis=(1, 2, 3))
+
+
+def test_heavy_blur_blurs_about_its_share_of_crops_and_leaves_the_others():
+    from vision.training.train_classifier import heavy_blur
+
+    rng = np.random.default_rng(0)
+    noise = np.random.default_rng(1).integers(0, 256, (48, 48), dtype=np.uint8)  # blurred by a kernel of any angle
+    batch = np.repeat(np.repeat(noise[None, :, :, None], 3, axis=3), 400, axis=0)
+    out = heavy_blur(batch, rng, 0.5)
+    changed = _edge_energy(out) < 0.6 * _edge_energy(batch)
+    untouched = (out == batch).all(axis=(1, 2, 3))
+    assert (changed | untouched).all()  # a crop is either blurred hard or left exactly as it was
+    assert 0.4 < changed.mean() < 0.6
+    assert (batch == noise[None, :, :, None]).all()  # the input batch is not modified
+    assert (heavy_blur(batch, np.random.default_rng(0), 0.0) == batch).all()

@@ -99,6 +99,25 @@ def pixel_degrade(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+def heavy_blur(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """A share of crops blurred hard: half defocus (Gaussian, sigma 1.3-3.5 crop pixels), half motion (a line
+    4-12 px long at any angle). pixel_degrade's blur stops at sigma 1.3, while a phone moved or out of focus
+    blurs an index enlarged to 48 px by 2-5 px (real photos read unsurely in edje-steep's blurred view)."""
+    out = batch.copy()
+    for i in np.nonzero(rng.random(len(out)) < share)[0]:
+        if rng.random() < 0.5:
+            out[i] = cv2.GaussianBlur(out[i], (0, 0), rng.uniform(1.3, 3.5))
+        else:
+            length = rng.uniform(4.0, 12.0)
+            size = int(math.ceil(length)) | 1
+            kernel = np.zeros((size, size), np.float32)
+            c = size // 2
+            dx, dy = math.cos(rng.uniform(0, math.pi)) * length / 2, math.sin(rng.uniform(0, math.pi)) * length / 2
+            cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
+            out[i] = cv2.filter2D(out[i], -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+    return out
+
+
 def geometric_colour(x: torch.Tensor, gen: torch.Generator, squeeze_share: float = 0.0,
                      squeeze_min: float = 0.5) -> torch.Tensor:
     """Batched any-angle rotation, small scale/shift, squeeze, colour casts, contrast, gray, noise.
@@ -179,6 +198,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--width", type=int, default=24)
     p.add_argument("--squeeze-share", type=float, default=0.0,
                    help="share of training crops shortened along one axis (steep views), 0 = off")
+    p.add_argument("--heavy-blur-share", type=float, default=0.0,
+                   help="share of training crops blurred hard (defocus or motion), 0 = off")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--holdout", type=float, default=0.0,
                    help="validate on this fraction of train instead of crops/val (early runs only)")
@@ -270,7 +291,10 @@ def main(argv: list[str] | None = None) -> int:
             loss_sum, correct, seen = 0.0, 0, 0
             for step in range(steps_per_epoch):
                 idx = np.sort(order[step * args.batch:(step + 1) * args.batch])
-                xb = geometric_colour(to_tensor(pixel_degrade(x_train[idx], rng)), gen, args.squeeze_share)
+                batch_bgr = pixel_degrade(x_train[idx], rng)
+                if args.heavy_blur_share > 0:  # no draws when off: earlier sessions' commands repeat their runs
+                    batch_bgr = heavy_blur(batch_bgr, rng, args.heavy_blur_share)
+                xb = geometric_colour(to_tensor(batch_bgr), gen, args.squeeze_share)
                 xb = xb.contiguous(memory_format=torch.channels_last)
                 yb = torch.from_numpy(y_train[idx])
                 logits = model(xb)
