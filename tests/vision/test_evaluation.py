@@ -228,3 +228,39 @@ def test_label_corrections_only_apply_to_the_named_label():
     assert corrected_code("phone-singles/JH.jpg", "JH") == "JS"
     assert corrected_code("phone-singles/JH.jpg", "QH") == "QH"  # a relabelled set is taken as it is
     assert corrected_code("phone-singles/JS.jpg", "JS") == "JS"
+
+
+def test_blurred_views_soften_edges_in_proportion_to_the_photo_and_keep_the_labels(tmp_path):
+    from vision.evaluation.views import BLUR_VIEWS, blurred, blurred_view_with_boxes
+
+    def sharpest_step(picture):
+        return np.abs(np.diff(picture.astype(int), axis=1)).max()
+
+    for size in ((600, 800), (1500, 2000)):
+        image = np.zeros((*size, 3), np.uint8)
+        image[:, size[1] // 2:] = 255
+        for _, defocus, motion in BLUR_VIEWS:
+            view = blurred(image, defocus, motion)
+            assert view.shape == image.shape and sharpest_step(view) < 0.5 * sharpest_step(image)
+        # the same share of the long side: the edge's ramp is about as wide, relative to the picture, at both sizes
+        ramp = (blurred(image, 0.004, 0.0)[size[0] // 2, :, 0] % 255 != 0).sum() / size[1]
+        assert 0.01 < ramp < 0.03
+    path, card_box = two_card_photo(tmp_path)
+    labels = [{"rank": "Q", "box": card_box("QH")}]
+    data, same = blurred_view_with_boxes(path, labels, 0.004, 0.0)
+    assert same == labels and cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).shape == (540, 960, 3)
+
+
+def test_motion_blur_smears_a_dot_along_its_angle():
+    from vision.degrade import motion_blur
+
+    image = np.zeros((61, 61), np.float32)
+    image[30, 30] = 1.0
+    for angle, (dx, dy) in ((0.0, (1, 0)), (90.0, (0, 1))):
+        smear = motion_blur(image, 11.0, angle)
+        ys, xs = np.nonzero(smear > 1e-4)
+        along = (xs - 30) * dx + (ys - 30) * dy
+        across = (xs - 30) * dy - (ys - 30) * dx
+        assert along.max() - along.min() >= 9 and np.abs(across).max() <= 1
+        assert smear.sum() == pytest.approx(1.0, rel=1e-3)
+    assert motion_blur(image, 1.0, 0.0) is image

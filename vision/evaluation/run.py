@@ -17,10 +17,12 @@ from vision.evaluation.confusion_image import draw_confusion, side_by_side
 from vision.evaluation.evaluators import (EXTRA, MISSED, NO_CARD, SetResult, evaluate_detector_tiles,
                                           evaluate_rank_boxes, evaluate_scenes, evaluate_singles)
 from vision.evaluation.metrics import worst_confusions
-from vision.evaluation.views import STEEP_VIEWS, steep_view_bytes, steep_view_with_boxes
+from vision.evaluation.views import (BLUR_VIEWS, STEEP_VIEWS, blurred_view_bytes, blurred_view_with_boxes,
+                                    steep_view_bytes, steep_view_with_boxes)
 from vision.reader import DETECTION_SIZES, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader
 
-ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "webcam", "edje", "edje-steep")
+ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje", "edje-steep",
+            "edje-blur")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -152,13 +154,16 @@ def run_evaluation(args: argparse.Namespace) -> int:
                 labelled = {dev / name: codes[0] for name, codes in labels.items()
                             if dev / name in chosen and datasets.corrected_code(name, codes[0]) != codes[0]}
                 results.append((evaluate_singles(reader, photos, title, labelled), CARD_CODES + [NO_CARD]))
-        if "phone-steep" in wanted:
-            photos = sorted((dev / name, datasets.corrected_code(name, codes[0])) for name, codes in labels.items()
-                            if name.startswith("phone-singles"))
-            results.append((evaluate_singles(reader, datasets.subsample(photos, args.limit),
-                                             "real phone-singles in steep views (top-1; labels corrected)",
-                                             views=_steep_views(steep_view_bytes)), CARD_CODES + [NO_CARD]))
-        if wanted & {"edje", "edje-steep"}:
+        phone_views = (("phone-steep", "steep", _steep_views(steep_view_bytes)),
+                       ("phone-blur", "blurred", _blurred_views(blurred_view_bytes)))
+        for key, kind, views in phone_views:
+            if key in wanted:
+                photos = sorted((dev / name, datasets.corrected_code(name, codes[0]))
+                                for name, codes in labels.items() if name.startswith("phone-singles"))
+                results.append((evaluate_singles(reader, datasets.subsample(photos, args.limit),
+                                                 f"real phone-singles in {kind} views (top-1; labels corrected)",
+                                                 views=views), CARD_CODES + [NO_CARD]))
+        if wanted & {"edje", "edje-steep", "edje-blur"}:
             photos = datasets.subsample(sorted((dev / name, boxes) for name, boxes in datasets.edje_labels(dev).items()),
                                         args.limit)
             if "edje" in wanted:
@@ -166,6 +171,9 @@ def run_evaluation(args: argparse.Namespace) -> int:
             if "edje-steep" in wanted:
                 results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in steep views (rank only)",
                                                     views=_steep_views(steep_view_with_boxes)), EDJE_RANKS))
+            if "edje-blur" in wanted:
+                results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in blurred views (rank only)",
+                                                    views=_blurred_views(blurred_view_with_boxes)), EDJE_RANKS))
 
     _write_report(out, models, args, results, skipped, time.perf_counter() - started)
     print(f"report: {out / 'report.md'}")
@@ -176,6 +184,11 @@ def _steep_views(load):
     """(view name, load with that view's settings) for each of STEEP_VIEWS; `load` is one of views' steep_view_* ."""
     return tuple((view, partial(load, elevation=elevation, quarter_turns=turns, blur=blur))
                  for view, elevation, turns, blur in STEEP_VIEWS)
+
+
+def _blurred_views(load):
+    """(view name, load with that view's settings) for each of BLUR_VIEWS; `load` is one of views' blurred_view_* ."""
+    return tuple((view, partial(load, defocus_share=defocus, motion_share=motion)) for view, defocus, motion in BLUR_VIEWS)
 
 
 def _write_report(out: Path, models: Path, args, results, skipped, seconds: float) -> None:

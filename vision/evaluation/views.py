@@ -1,4 +1,4 @@
-"""Steep views of real photos: the real phone singles (a deck the models never trained on) and the multi-card edje
+"""Steep and blurred views of real photos: the real phone singles (a deck the models never trained on) and the multi-card edje
 photos (their labelled card boxes moved with the view) re-projected as if the phone were held low over the table,
 to measure the reader on real cards at angles the dev photos lack.
 
@@ -13,12 +13,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.degrade import motion_blur
+
 # (name, elevation in degrees, quarter turns before tilting, Gaussian blur sigma in pixels): tilts along the photo's
 # height and along its width (indices squeezed along both of their axes), down to the 30° the reader must handle
 STEEP_VIEWS: tuple[tuple[str, float, int, float], ...] = (
     ("tilted to 45°", 45.0, 0, 0.0),
     ("turned, tilted to 35°", 35.0, 1, 0.0),
     ("upside down, tilted to 30°, blurred", 30.0, 2, 2.0),
+)
+# (name, defocus sigma, motion-line length), both as shares of the photo's long side so that a small webcam photo and
+# a large phone photo are blurred alike relative to their cards: a camera out of focus, and one moved while shooting
+BLUR_VIEWS: tuple[tuple[str, float, float], ...] = (
+    ("out of focus", 0.004, 0.0),
+    ("moved", 0.0, 0.015),
 )
 JPEG_QUALITY = 90
 
@@ -55,6 +63,35 @@ def steep_view(image: np.ndarray, elevation: float, quarter_turns: int = 0, blur
     return cv2.GaussianBlur(view, (0, 0), blur) if blur > 0 else view
 
 
+def blurred(image: np.ndarray, defocus_share: float, motion_share: float, motion_angle: float = 30.0) -> np.ndarray:
+    """The image seen top-down but blurred: Gaussian defocus and a motion line (at `motion_angle` degrees), each
+    sized as a share of its long side."""
+    long_side = max(image.shape[:2])
+    if defocus_share > 0:
+        image = cv2.GaussianBlur(image, (0, 0), defocus_share * long_side)
+    return motion_blur(image, motion_share * long_side, motion_angle)
+
+
+def blurred_view_with_boxes(path: Path, labels: list[dict], defocus_share: float, motion_share: float
+                            ) -> tuple[bytes, list[dict]]:
+    """JPEG bytes of a blurred view of the photo at `path` (EXIF orientation applied first) and its labels, which
+    stay where they were."""
+    from vision.decode import decode_photo
+
+    return _jpeg(blurred(decode_photo(path.read_bytes()).image, defocus_share, motion_share), path), labels
+
+
+def blurred_view_bytes(path: Path, defocus_share: float, motion_share: float) -> bytes:
+    return blurred_view_with_boxes(path, [], defocus_share, motion_share)[0]
+
+
+def _jpeg(image: np.ndarray, path: Path) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise ValueError(f"could not encode a view of {path}")
+    return data.tobytes()
+
+
 def steep_view_homography(width: int, height: int, elevation: float, quarter_turns: int = 0) -> np.ndarray:
     """The 3x3 map from pixels of a width x height image to pixels of its steep_view."""
     turned_w, turned_h = (height, width) if quarter_turns % 2 else (width, height)
@@ -80,8 +117,6 @@ def steep_view_with_boxes(path: Path, labels: list[dict], elevation: float, quar
     from vision.decode import decode_photo
 
     image = decode_photo(path.read_bytes()).image
-    ok, data = cv2.imencode(".jpg", steep_view(image, elevation, quarter_turns, blur), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    if not ok:
-        raise ValueError(f"could not encode a view of {path}")
     homography = steep_view_homography(image.shape[1], image.shape[0], elevation, quarter_turns)
-    return data.tobytes(), [{**label, "box": moved_box(label["box"], homography)} for label in labels]
+    return (_jpeg(steep_view(image, elevation, quarter_turns, blur), path),
+            [{**label, "box": moved_box(label["box"], homography)} for label in labels])

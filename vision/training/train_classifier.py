@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.crops import CLASS_NAMES, CROP_SIZE
+from vision.degrade import motion_blur
 from vision.training.classifier_model import build_classifier, param_count
 from vision.training.widen import widen_classifier
 
@@ -108,13 +109,7 @@ def heavy_blur(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.
         if rng.random() < 0.5:
             out[i] = cv2.GaussianBlur(out[i], (0, 0), rng.uniform(1.3, 3.5))
         else:
-            length = rng.uniform(4.0, 12.0)
-            size = int(math.ceil(length)) | 1
-            kernel = np.zeros((size, size), np.float32)
-            c = size // 2
-            dx, dy = math.cos(rng.uniform(0, math.pi)) * length / 2, math.sin(rng.uniform(0, math.pi)) * length / 2
-            cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
-            out[i] = cv2.filter2D(out[i], -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+            out[i] = motion_blur(out[i], rng.uniform(4.0, 12.0), rng.uniform(0.0, 180.0))
     return out
 
 
