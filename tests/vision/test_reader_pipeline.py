@@ -284,7 +284,7 @@ def test_low_confidence_is_reported():
 
 
 def test_unsure_marks_are_left_out_and_named_in_a_warning():
-    # each corner 0.15: the card 1 - 0.85 ** 2 = 0.28, under both the keep (0.5) and the fill (0.3) thresholds
+    # each corner 0.15: the card 1 - 0.85 ** 2 = 0.28, under both the keep (0.6) and the fill (0.3) thresholds
     reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.15))
     rows = deal(11)
     image, _ = render(rows)
