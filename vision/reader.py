@@ -16,6 +16,7 @@ from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
+from vision.sharpness import BLURRED_BELOW, index_sharpness
 from vision.zoom import layout_region, zoomed_region
 
 MODELS_DIR = Path(os.environ.get("VISION_MODELS_DIR", Path(__file__).resolve().parent.parent / "models"))
@@ -53,6 +54,9 @@ EXPECTED_CARDS = 13
 # (flagged low confidence, for the player to check) rather than leaving holes to type in.
 FILL_MIN_CONFIDENCE = 0.3
 MIN_BOX_SIDE = 2.0
+# Marks named at least this surely measure whether the photo is blurred (fainter ones are often art or text).
+SHARPNESS_MIN_PROBABILITY = 0.3
+BLURRED_WARNING = "photo looks blurred"
 
 
 @dataclass
@@ -116,6 +120,7 @@ class CardReader:
         for card in result.cards:
             if card.confidence < LOW_CONFIDENCE:
                 result.warnings.append(f"low confidence: {card.code} ({card.confidence:.2f})")
+        self._warn_if_blurred(result, photo.image, all_readings, loose)
         timings["assemble"] = (time.perf_counter() - start) * 1000
         return result
 
@@ -246,6 +251,19 @@ class CardReader:
                 readings.append(IndexReading(tuple(float(v) for v in box), CLASS_NAMES[label],
                                              float(prob[label]), float(score)))
         return readings
+
+    @staticmethod
+    def _warn_if_blurred(result: ReadResult, image: np.ndarray, readings: list[IndexReading], loose: bool) -> None:
+        """When a read left marks unsure (or a hand short), say so if the indices look blurred: the player's
+        remedy, a steadier, closer photo, differs from checking a card or two."""
+        unsure = (any(w.startswith(("left out unsure marks", "low confidence")) for w in result.warnings)
+                  or (not loose and len(result.cards) < EXPECTED_CARDS))
+        if not unsure:
+            return
+        sharpness = index_sharpness(image, [r.box for r in readings if r.probability >= SHARPNESS_MIN_PROBABILITY])
+        if sharpness is not None and sharpness < BLURRED_BELOW:
+            result.warnings.append(f"{BLURRED_WARNING} (index sharpness {sharpness:.1f}, sharp photos "
+                                   f"{BLURRED_BELOW:.0f} or more): retake it steadier, in focus and closer")
 
     @staticmethod
     def _assign_rows(result: ReadResult, readings: list[IndexReading]) -> None:

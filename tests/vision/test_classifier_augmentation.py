@@ -57,3 +57,15 @@ def test_heavy_blur_blurs_about_its_share_of_crops_and_leaves_the_others():
     assert 0.4 < changed.mean() < 0.6
     assert (batch == noise[None, :, :, None]).all()  # the input batch is not modified
     assert (heavy_blur(batch, np.random.default_rng(0), 0.0) == batch).all()
+
+
+def test_heavy_blur_strength_blurs_harder_and_one_repeats_the_default():
+    from vision.training.train_classifier import heavy_blur
+
+    noise = np.random.default_rng(2).integers(0, 256, (48, 48), dtype=np.uint8)
+    batch = np.repeat(np.repeat(noise[None, :, :, None], 3, axis=3), 300, axis=0)
+    default = heavy_blur(batch, np.random.default_rng(5), 1.0)
+    assert (heavy_blur(batch, np.random.default_rng(5), 1.0, strength=1.0) == default).all()
+    stronger = heavy_blur(batch, np.random.default_rng(5), 1.0, strength=1.6)
+    # same draws, wider ranges: the stronger blur leaves less edge energy on average
+    assert _edge_energy(stronger).mean() < 0.9 * _edge_energy(default).mean()

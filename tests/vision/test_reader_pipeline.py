@@ -383,3 +383,18 @@ def test_the_unsure_threshold_is_a_reader_setting():
     result = reader.read(jpeg(image)).to_dict()
     assert result["rows"] == as_rows(rows)
     assert not any(w.startswith("left out unsure marks") for w in result["warnings"])
+
+
+def test_an_unsure_read_of_a_blurred_photo_says_it_looks_blurred():
+    rows = deal(13)
+    unsure = SomeUnsure({rows[1][2]: 0.25})  # the card: 1 - 0.75 ** 2 = 0.44, low confidence
+    image, _ = render(rows)
+    blurred = cv2.GaussianBlur(image, (0, 0), 6)
+
+    def blur_warnings(picture, classifier):
+        warnings = CardReader(detector=MarkerDetector(), classifier=classifier).read(jpeg(picture)).warnings
+        return [w for w in warnings if w.startswith("photo looks blurred")]
+
+    assert len(blur_warnings(blurred, unsure)) == 1
+    assert blur_warnings(image, unsure) == []  # sharp: the unsure card is the classifier's doing, not the photo's
+    assert blur_warnings(blurred, ColourClassifier()) == []  # every card sure: nothing to explain

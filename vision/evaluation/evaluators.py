@@ -14,7 +14,7 @@ from vision.cards import Card, IndexReading, merge_indices
 from vision.errors import ImageError
 from vision.evaluation.datasets import Scene, yolo_label_boxes
 from vision.evaluation.metrics import ClassDetectionAccumulator, DetectionAccumulator, box_iou, per_class_prf
-from vision.reader import CardReader, ReadResult
+from vision.reader import BLURRED_WARNING, CardReader, ReadResult
 from vision.rows import ROW_NAMES, group_rows
 
 NO_CARD = "none"
@@ -147,11 +147,14 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             data, labels = load(path, photo_labels)
             read = reader.read(data, loose=True)
             cards, scale = read.cards, read.scale
+            warned_blurred = any(w.startswith(BLURRED_WARNING) for w in read.warnings)
         except ImageError:
             result.unreadable += 1
-            cards, scale, labels = [], 1.0, photo_labels
+            cards, scale, labels, warned_blurred = [], 1.0, photo_labels, False
         wrong = 0
         tally = per_view.setdefault(view, Counter())
+        tally["photos"] += 1
+        tally["warned blurred"] += warned_blurred
         for c, l in match_rank_boxes(cards, labels, scale):
             guess = cards[c].code[0] if c is not None else MISSED
             truth = labels[l]["rank"] if l is not None else EXTRA
@@ -174,11 +177,14 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
     result.numbers.update({"rank precision": precision, "rank recall": recall,
-                           "photos all correct": all_correct / max(result.photos, 1)})
+                           "photos all correct": all_correct / max(result.photos, 1),
+                           "photos warned blurred": sum(t["warned blurred"] for t in per_view.values())
+                           / max(result.photos, 1)})
     if views:
         for view, tally in per_view.items():
             result.numbers[f"rank precision, {view}"] = tally["right"] / max(tally["read"], 1)
             result.numbers[f"rank recall, {view}"] = tally["right"] / max(tally["labelled"], 1)
+            result.numbers[f"photos warned blurred, {view}"] = tally["warned blurred"] / max(tally["photos"], 1)
     return result
 
 

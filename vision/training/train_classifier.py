@@ -100,16 +100,17 @@ def pixel_degrade(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def heavy_blur(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+def heavy_blur(batch: np.ndarray, rng: np.random.Generator, share: float, strength: float = 1.0) -> np.ndarray:
     """A share of crops blurred hard: half defocus (Gaussian, sigma 1.3-3.5 crop pixels), half motion (a line
-    4-12 px long at any angle). pixel_degrade's blur stops at sigma 1.3, while a phone moved or out of focus
-    blurs an index enlarged to 48 px by 2-5 px (real photos read unsurely in edje-steep's blurred view)."""
+    4-12 px long at any angle); `strength` scales both upper bounds. pixel_degrade's blur stops at sigma 1.3, while
+    a phone moved or out of focus blurs an index enlarged to 48 px by 2-5 px (real photos read unsurely in
+    edje-steep's blurred view), a small index squeezed by a steep view enlarged more than twice, by more."""
     out = batch.copy()
     for i in np.nonzero(rng.random(len(out)) < share)[0]:
         if rng.random() < 0.5:
-            out[i] = cv2.GaussianBlur(out[i], (0, 0), rng.uniform(1.3, 3.5))
+            out[i] = cv2.GaussianBlur(out[i], (0, 0), rng.uniform(1.3, 3.5 * strength))
         else:
-            out[i] = motion_blur(out[i], rng.uniform(4.0, 12.0), rng.uniform(0.0, 180.0))
+            out[i] = motion_blur(out[i], rng.uniform(4.0, 12.0 * strength), rng.uniform(0.0, 180.0))
     return out
 
 
@@ -195,6 +196,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="share of training crops shortened along one axis (steep views), 0 = off")
     p.add_argument("--heavy-blur-share", type=float, default=0.0,
                    help="share of training crops blurred hard (defocus or motion), 0 = off")
+    p.add_argument("--heavy-blur-strength", type=float, default=1.0,
+                   help="scales the hard blur's largest sigma (3.5 crop px) and motion line (12 px); 1 = as before")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--holdout", type=float, default=0.0,
                    help="validate on this fraction of train instead of crops/val (early runs only)")
@@ -288,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
                 idx = np.sort(order[step * args.batch:(step + 1) * args.batch])
                 batch_bgr = pixel_degrade(x_train[idx], rng)
                 if args.heavy_blur_share > 0:  # no draws when off: earlier sessions' commands repeat their runs
-                    batch_bgr = heavy_blur(batch_bgr, rng, args.heavy_blur_share)
+                    batch_bgr = heavy_blur(batch_bgr, rng, args.heavy_blur_share, args.heavy_blur_strength)
                 xb = geometric_colour(to_tensor(batch_bgr), gen, args.squeeze_share)
                 xb = xb.contiguous(memory_format=torch.channels_last)
                 yb = torch.from_numpy(y_train[idx])
