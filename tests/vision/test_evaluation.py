@@ -264,3 +264,22 @@ def test_motion_blur_smears_a_dot_along_its_angle():
         assert along.max() - along.min() >= 9 and np.abs(across).max() <= 1
         assert smear.sum() == pytest.approx(1.0, rel=1e-3)
     assert motion_blur(image, 1.0, 0.0) is image
+
+
+def test_rank_boxes_count_the_photos_warned_blurred(tmp_path, reader):
+    path, card_box = two_card_photo(tmp_path)
+    labels = [{"rank": "Q", "box": card_box("QH")}, {"rank": "9", "box": card_box("9C")},
+              {"rank": "A", "box": [0, 0, 60, 60]}]  # missed, so the photo is read wrong
+
+    class WarnsBlurred:
+        def read(self, data, loose=False):
+            read = reader.read(data, loose=loose)
+            read.warnings.append("photo looks blurred (index sharpness 9.0, sharp photos 20 or more): retake")
+            return read
+
+    views = (("as taken", lambda p, l: (p.read_bytes(), l)),)
+    quiet = evaluate_rank_boxes(reader, [(path, labels)], "drawn multi", views=views)
+    warned = evaluate_rank_boxes(WarnsBlurred(), [(path, labels)], "drawn multi", views=views)
+    assert quiet.numbers["photos warned blurred"] == 0.0
+    assert warned.numbers["photos warned blurred, as taken"] == 1.0
+    assert warned.numbers["photos read wrong, share warned blurred"] == 1.0

@@ -173,18 +173,25 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
         if wrong == 0:
             all_correct += 1
         else:
+            tally["read wrong"] += 1
+            tally["read wrong, warned blurred"] += warned_blurred
             result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {wrong} wrong/missed/extra")
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
     result.numbers.update({"rank precision": precision, "rank recall": recall,
                            "photos all correct": all_correct / max(result.photos, 1),
                            "photos warned blurred": sum(t["warned blurred"] for t in per_view.values())
-                           / max(result.photos, 1)})
+                           / max(result.photos, 1),
+                           "photos read wrong, share warned blurred":
+                               sum(t["read wrong, warned blurred"] for t in per_view.values())
+                               / max(sum(t["read wrong"] for t in per_view.values()), 1)})
     if views:
         for view, tally in per_view.items():
             result.numbers[f"rank precision, {view}"] = tally["right"] / max(tally["read"], 1)
             result.numbers[f"rank recall, {view}"] = tally["right"] / max(tally["labelled"], 1)
             result.numbers[f"photos warned blurred, {view}"] = tally["warned blurred"] / max(tally["photos"], 1)
+            result.numbers[f"photos read wrong, share warned blurred, {view}"] = (
+                tally["read wrong, warned blurred"] / max(tally["read wrong"], 1))
     return result
 
 
