@@ -95,3 +95,31 @@ def test_standings_chart_geometry():
     assert float(last_a.split(",")[1]) < float(first_a.split(",")[1])  # A climbs (SVG y grows downwards)
     assert 0 < chart["zero"] < HEIGHT
     assert len(chart["ticks"]) <= 12 and chart["ticks"][-1]["label"] == 30
+
+
+def test_blurred_photo_warning_is_shown_and_translated(client, monkeypatch):
+    """The reader's 'photo looks blurred' reaches the review, in the reader's language, with its sharpness."""
+    import io
+
+    from vision.reader import BLURRED_WARNING
+    from webapp import reader
+    from webapp_testkit import create_game, csrf_token, jpeg_bytes, new_round
+
+    reading = {"cards": [_card(c, i, 0.97) for i, c in enumerate(CODES[:12])], "rows": None,
+               "warnings": ["left out unsure marks: 7H? (0.41)",
+                            f"{BLURRED_WARNING} (index sharpness 12.3, sharp photos 20 or more): retake it steadier, "
+                            "in focus and closer"]}
+    monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
+    token = create_game(client)
+    number = new_round(client, token)
+    client.post(f"/g/{token}/r/{number}/p/0/photo", data={
+        "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")},
+        content_type="multipart/form-data")
+    warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
+    blurred = [w for w in warnings if w.get("key") == "blurred"]
+    assert len(blurred) == 1 and blurred[0]["level"] == "warn"
+    assert blurred[0]["text"].startswith("The photo looks blurred (index sharpness 12.3, sharp photos 20 or more)")
+    assert not any(w["text"].startswith("photo looks blurred") for w in warnings)  # not said twice
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
+    page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert "照片看來模糊（牌角清晰度 12.3，清晰的照片 20 以上）" in page
