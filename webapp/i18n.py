@@ -148,8 +148,8 @@ _WARNINGS: dict[str, tuple[str, str]] = {
     "no_instant_cards": ("報即時勝出：請拍照或輸入派到的 13 張牌。", "报即时胜出：请拍照或输入派到的 13 张牌。"),
     "instant_refused": ("即時勝出不成立：{reason}", "即时胜出不成立：{reason}"),
     "no_order": ("請輸入名次：每位玩家一次，第一名先。", "请输入名次：每位玩家一次，第一名先。"),
-    "blurred": ("照片看來模糊（牌角清晰度 {sharpness}，清晰的照片 {sharp} 以上）：請拿穩、對焦並靠近一點重拍。",
-                "照片看来模糊（牌角清晰度 {sharpness}，清晰的照片 {sharp} 以上）：请拿稳、对焦并靠近一点重拍。"),
+    "blurred": ("照片看來模糊（牌角清晰度 {sharpness}，清晰的照片 {sharp} 以上）：請逐張核對，或拿穩、對焦並靠近一點重拍。",
+                "照片看来模糊（牌角清晰度 {sharpness}，清晰的照片 {sharp} 以上）：请逐张核对，或拿稳、对焦并靠近一点重拍。"),
 }
 
 # Preset names as players at the table know them.

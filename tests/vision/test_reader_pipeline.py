@@ -385,7 +385,7 @@ def test_the_unsure_threshold_is_a_reader_setting():
     assert not any(w.startswith("left out unsure marks") for w in result["warnings"])
 
 
-def test_an_unsure_read_of_a_blurred_photo_says_it_looks_blurred():
+def test_a_blurred_photo_says_it_looks_blurred_even_when_every_card_is_sure():
     rows = deal(13)
     unsure = SomeUnsure({rows[1][2]: 0.25})  # the card: 1 - 0.75 ** 2 = 0.44, low confidence
     image, _ = render(rows)
@@ -397,4 +397,5 @@ def test_an_unsure_read_of_a_blurred_photo_says_it_looks_blurred():
 
     assert len(blur_warnings(blurred, unsure)) == 1
     assert blur_warnings(image, unsure) == []  # sharp: the unsure card is the classifier's doing, not the photo's
-    assert blur_warnings(blurred, ColourClassifier()) == []  # every card sure: nothing to explain
+    assert len(blur_warnings(blurred, ColourClassifier())) == 1  # every card sure: still a blurred photo
+    assert blur_warnings(image, ColourClassifier()) == []

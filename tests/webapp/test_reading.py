@@ -107,8 +107,8 @@ def test_blurred_photo_warning_is_shown_and_translated(client, monkeypatch):
 
     reading = {"cards": [_card(c, i, 0.97) for i, c in enumerate(CODES[:12])], "rows": None,
                "warnings": ["left out unsure marks: 7H? (0.41)",
-                            f"{BLURRED_WARNING} (index sharpness 12.3, sharp photos 20 or more): retake it steadier, "
-                            "in focus and closer"]}
+                            f"{BLURRED_WARNING} (index sharpness 12.3, sharp photos 20 or more): "
+                            "check every card, or retake it steadier, in focus and closer"]}
     monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
     token = create_game(client)
     number = new_round(client, token)

@@ -118,8 +118,8 @@ WARNING_TEXT = {
     "no_instant_cards": "Claims an instant win: take a photo of the 13 cards dealt or type them.",
     "instant_refused": "{reason}",
     "no_order": "Give the finishing order: every player once, first place first.",
-    "blurred": "The photo looks blurred (index sharpness {sharpness}, sharp photos {sharp} or more): retake it "
-               "steadier, in focus and closer.",
+    "blurred": "The photo looks blurred (index sharpness {sharpness}, sharp photos {sharp} or more): check every "
+               "card, or retake it steadier, in focus and closer.",
 }
 
 
