@@ -123,3 +123,11 @@ def test_blurred_photo_warning_is_shown_and_translated(client, monkeypatch):
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
     assert "照片看來模糊（牌角清晰度 12.3，清晰的照片 20 以上）" in page
+
+
+def test_the_review_flags_every_card_the_reader_would_not_call_sure():
+    """Cards under the reader's sure threshold reach a hand only as fillers; the review must flag each of them."""
+    from vision.reader import LOW_CONFIDENCE as READER_LOW, MIN_CARD_CONFIDENCE
+    from webapp.reader import LOW_CONFIDENCE
+
+    assert LOW_CONFIDENCE == MIN_CARD_CONFIDENCE == READER_LOW
