@@ -1,4 +1,4 @@
-"""Averaging two classifier checkpoints (training code: needs torch, which the server and CI venv do not have)."""
+"""Averaging classifier checkpoints (training code: needs torch, which the server and CI venv do not have)."""
 from __future__ import annotations
 
 import pytest
@@ -37,3 +37,20 @@ def test_checkpoints_of_different_widths_are_refused(tmp_path):
     _checkpoint(tmp_path / "b.pt", 2, width=24)
     with pytest.raises(SystemExit, match="same architecture"):
         average_weights([str(tmp_path / "a.pt"), str(tmp_path / "b.pt"), str(tmp_path / "mean.pt")])
+
+
+def test_three_checkpoints_average_uniformly(tmp_path):
+    states = [_checkpoint(tmp_path / f"{i}.pt", i)["model"] for i in (1, 2, 3)]
+    paths = [str(tmp_path / f"{i}.pt") for i in (1, 2, 3)]
+    assert average_weights([*paths, str(tmp_path / "mean.pt")]) == 0
+    mean = torch.load(tmp_path / "mean.pt", map_location="cpu", weights_only=False)
+    assert mean["epoch"] == 3
+    for key, value in mean["model"].items():
+        if value.is_floating_point():
+            assert torch.allclose(value, (states[0][key] + states[1][key] + states[2][key]) / 3, atol=1e-6)
+
+
+def test_fewer_than_two_inputs_are_refused(tmp_path):
+    _checkpoint(tmp_path / "a.pt", 1)
+    with pytest.raises(SystemExit):
+        average_weights([str(tmp_path / "a.pt"), str(tmp_path / "mean.pt")])
