@@ -14,6 +14,7 @@ from vision.classifier import IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
+from vision.messages import BLURRED_WARNING, UNSURE_MARKS_WARNING
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
@@ -58,7 +59,6 @@ FILL_MIN_CONFIDENCE = 0.3
 MIN_BOX_SIDE = 2.0
 # Marks named at least this surely measure whether the photo is blurred (fainter ones are often art or text).
 SHARPNESS_MIN_PROBABILITY = 0.3
-BLURRED_WARNING = "photo looks blurred"
 
 
 @dataclass
@@ -182,7 +182,7 @@ class CardReader:
         readings = [i for card in sure for i in card.indices]
         cards, warnings = merge_indices(readings)  # "seen twice" among the cards kept only
         if unsure:
-            warnings.append("left out unsure marks: " + ", ".join(
+            warnings.append(f"{UNSURE_MARKS_WARNING}: " + ", ".join(
                 f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
         return cards, warnings, readings
 

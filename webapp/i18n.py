@@ -150,6 +150,17 @@ _WARNINGS: dict[str, tuple[str, str]] = {
     "no_order": ("請輸入名次：每位玩家一次，第一名先。", "请输入名次：每位玩家一次，第一名先。"),
     "blurred": ("照片看來模糊（牌角清晰度 {sharpness}，清晰的照片 {sharp} 以上）：請逐張核對，或拿穩、對焦並靠近一點重拍。",
                 "照片看来模糊（牌角清晰度 {sharpness}，清晰的照片 {sharp} 以上）：请逐张核对，或拿稳、对焦并靠近一点重拍。"),
+    "unsure_marks": ("已略去讀取不確定的牌角：{marks}。如有缺牌，可能就是其中一張。",
+                     "已略去读取不确定的牌角：{marks}。如有缺牌，可能就是其中一张。"),
+    "seen_twice": ("{code} 在照片中相隔很遠地出現了 {n} 次：其中一張可能讀錯了。",
+                   "{code} 在照片中相隔很远地出现了 {n} 次：其中一张可能读错了。"),
+    "rows_unclear": ("照片中三道分得不清楚：請核對每張牌在哪一道。", "照片中三道分得不清楚：请核对每张牌在哪一道。"),
+    "no_front_row": ("兩端都沒有 3 張牌的一道：已把較短的一端當作頭道，請核對三道。",
+                     "两端都没有 3 张牌的一道：已把较短的一端当作头道，请核对三道。"),
+    "front_unclear": ("分不出頭道和尾道：已把照片上方的一道當作頭道，請核對三道。",
+                      "分不出头道和尾道：已把照片上方的一道当作头道，请核对三道。"),
+    "no_rows": ("牌沒有排成分開的三道：請排成三道再拍，或直接輸入。", "牌没有排成分开的三道：请排成三道再拍，或直接输入。"),
+    "too_few_for_rows": ("只找到 {n} 張牌：不夠分成三道。", "只找到 {n} 张牌：不够分成三道。"),
 }
 
 # Preset names as players at the table know them.
@@ -203,7 +214,7 @@ def translate(key: str, **values: object) -> str:
 
 
 def warning_text(note: dict) -> str:
-    """A review warning in the reader's language (the reader's own warnings stay in English)."""
+    """A review warning in the reader's language (a reader warning the review does not restate stays in English)."""
     lang = current_language()
     entry = _WARNINGS.get(str(note.get("key")))
     if lang == "en" or entry is None:

@@ -6,17 +6,14 @@ import re
 from collections import Counter
 from typing import Any
 
-from vision.sharpness import BLURRED_BELOW
 from webapp import reader, rules
 from webapp.models import Game, Round
+from webapp.rounds.reader_notes import READER_WARNING_TEXT, restate
 from webapp.rounds.shape import CARDS_LEFT, bigtwo_rules, layout
 
 # Reader warnings that this module states itself, up to date after corrections.
 _RESTATED_READER_WARNING = re.compile(
     r"^(low confidence|expected \d+ cards, found|(front|middle|back) row has \d+ card)", re.IGNORECASE)
-# The reader's blur warning (vision.reader.BLURRED_WARNING), restated with a key so that it can be translated:
-# its remedy (retake the photo) is the one the player must not miss.
-_BLURRED_READER_WARNING = re.compile(r"^photo looks blurred \(index sharpness ([\d.]+)")
 
 
 def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
@@ -71,11 +68,8 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
             for text in summary["warnings"]:
                 if _RESTATED_READER_WARNING.match(text):
                     continue  # counts and confidence are re-checked above against the hand as it is now
-                blurred = _BLURRED_READER_WARNING.match(text)
-                if blurred:
-                    notes.append(_note("warn", "blurred", sharpness=blurred.group(1), sharp=f"{BLURRED_BELOW:g}"))
-                    continue
-                notes.append({"level": "warn", "text": text})
+                restated = restate(text)
+                notes.append(_note("warn", restated[0], **restated[1]) if restated else {"level": "warn", "text": text})
         if hand.instant_win and not any(n["level"] == "error" for n in notes):
             refused = _instant_win_refused(game, hand.player, codes)
             if refused:
@@ -118,8 +112,7 @@ WARNING_TEXT = {
     "no_instant_cards": "Claims an instant win: take a photo of the 13 cards dealt or type them.",
     "instant_refused": "{reason}",
     "no_order": "Give the finishing order: every player once, first place first.",
-    "blurred": "The photo looks blurred (index sharpness {sharpness}, sharp photos {sharp} or more): check every "
-               "card, or retake it steadier, in focus and closer.",
+    **READER_WARNING_TEXT,
 }
 
 

@@ -1,0 +1,87 @@
+"""The reader's own warnings reach the review translated: every warning the reader's row and card code writes is
+either restated with a key that has English, Traditional and Simplified text, or re-checked by the review itself."""
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+
+from vision.cards import IndexReading, merge_indices
+from vision.rows import group_rows
+from webapp.i18n import _WARNINGS
+from webapp.rounds.reader_notes import READER_WARNING_TEXT, restate
+from webapp.rounds.review import _RESTATED_READER_WARNING, WARNING_TEXT
+
+INDEX = 56.0
+
+
+def _row_warnings() -> list[str]:
+    """Warnings vision.rows writes for layouts that are not a clean 3/5/5, from the real grouping code."""
+    def spread(sizes: tuple[int, ...]) -> list[list[tuple[float, float]]]:
+        return [[(200.0 * k - 100.0 * size, 260.0 * r)] for r, size in enumerate(sizes) for k in range(size)]
+
+    rng = np.random.default_rng(4)
+    layouts = [spread((5, 3, 5)), spread((5, 4, 4)),
+               [[(float(x), float(y))] for x, y in rng.uniform(0, 2000, (13, 2))],  # scattered
+               [[(100.0 * k, 0.0)] for k in range(13)],  # one long row
+               [[(0.0, 0.0)]] * 7 + [[(500.0, 500.0)]] * 6,  # two heaps
+               [[(0.0, 0.0)], [(100.0, 0.0)]]]  # too few
+    return [w for points in layouts for w in group_rows(points, INDEX).warnings]
+
+
+def _seen_twice_warning() -> list[str]:
+    far_apart = [IndexReading((0, 0, 20, 30), "KH", 0.9, 0.9), IndexReading((900, 900, 920, 930), "KH", 0.8, 0.9)]
+    return merge_indices(far_apart)[1]
+
+
+def test_every_reader_warning_is_restated_or_rechecked():
+    written = _row_warnings() + _seen_twice_warning()
+    keys = set()
+    for text in written:
+        if _RESTATED_READER_WARNING.match(text):
+            continue  # row sizes and card counts: the review re-checks them against the hand as corrected
+        restated = restate(text)
+        assert restated is not None, f"reader warning not translated: {text!r}"
+        keys.add(restated[0])
+    assert keys == {"front_unclear", "no_front_row", "rows_unclear", "no_rows", "too_few_for_rows", "seen_twice"}
+
+
+def test_values_are_taken_from_the_warning():
+    assert restate("card seen twice: KH appears 2 times far apart") == ("seen_twice", {"code": "KH", "n": "2"})
+    assert restate("cannot form rows from 2 card(s)") == ("too_few_for_rows", {"n": "2"})
+    assert restate("left out unsure marks: 7H? (0.41), QS? (0.52)") == ("unsure_marks",
+                                                                         {"marks": "7H? (0.41), QS? (0.52)"})
+    assert restate("something new the reader says") is None
+
+
+def test_every_restated_key_has_its_texts_with_the_same_values():
+    for key, english in READER_WARNING_TEXT.items():
+        assert WARNING_TEXT[key] == english
+        names = set(re.findall(r"{(\w+)}", english))
+        for translated in _WARNINGS[key]:
+            assert set(re.findall(r"{(\w+)}", translated)) == names, (key, translated)
+
+
+def test_unsure_marks_and_rows_warnings_are_shown_in_chinese(client, monkeypatch):
+    from webapp import reader
+    from webapp_testkit import create_game, csrf_token, jpeg_bytes, new_round
+
+    reading = {"cards": [], "rows": None,
+               "warnings": ["left out unsure marks: 7H? (0.41)",
+                            "rows ambiguous: cannot tell front from back; the row at the top of the photo is "
+                            "taken as front"]}
+    monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
+    token = create_game(client)
+    number = new_round(client, token)
+    client.post(f"/g/{token}/r/{number}/p/0/photo", data={
+        "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")},
+        content_type="multipart/form-data")
+    warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
+    assert [w.get("key") for w in warnings if w.get("key") in READER_WARNING_TEXT] == ["unsure_marks",
+                                                                                       "front_unclear"]
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})
+    page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert "已略去读取不确定的牌角：7H? (0.41)。" in page
+    assert "分不出头道和尾道" in page
+    assert "left out unsure marks" not in page and "cannot tell front from back" not in page

@@ -1,0 +1,6 @@
+"""Warning texts of the reader that other code recognises (the web app restates them translated); kept apart from
+vision.reader so that recognising them does not load ONNX Runtime."""
+from __future__ import annotations
+
+BLURRED_WARNING = "photo looks blurred"
+UNSURE_MARKS_WARNING = "left out unsure marks"

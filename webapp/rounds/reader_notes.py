@@ -1,0 +1,47 @@
+"""The reader's own warnings (English text from `vision`) restated with a key and values, so that the review can
+translate them like its own. A warning not listed here is shown as the reader wrote it."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vision.messages import BLURRED_WARNING, UNSURE_MARKS_WARNING
+from vision.sharpness import BLURRED_BELOW
+
+# English wording of the restated warnings (translations: webapp.i18n).
+READER_WARNING_TEXT: dict[str, str] = {
+    "blurred": "The photo looks blurred (index sharpness {sharpness}, sharp photos {sharp} or more): check every "
+               "card, or retake it steadier, in focus and closer.",
+    "unsure_marks": "Left out marks the reader was unsure of: {marks}. If a card is missing, it may be one of these.",
+    "seen_twice": "{code} was seen {n} times far apart in the photo: one of them is probably misread.",
+    "rows_unclear": "The three rows are not clearly apart in the photo: check which row each card is in.",
+    "no_front_row": "No row of 3 cards at either end: the shorter end row was taken as the front; check the rows.",
+    "front_unclear": "Front and back rows look alike: the row at the top of the photo was taken as the front; "
+                     "check the rows.",
+    "no_rows": "The cards do not lie in three separate rows: lay them out in rows and retake it, or type them.",
+    "too_few_for_rows": "Only {n} card(s) found: too few to form rows.",
+}
+
+# What the reader writes (vision.reader, vision.cards, vision.rows) -> key; named groups become the values.
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(re.escape(BLURRED_WARNING) + r" \(index sharpness (?P<sharpness>[\d.]+)"), "blurred"),
+    (re.compile(re.escape(UNSURE_MARKS_WARNING) + r": (?P<marks>.+)"), "unsure_marks"),
+    (re.compile(r"card seen twice: (?P<code>\w+) appears (?P<n>\d+) times far apart"), "seen_twice"),
+    (re.compile(r"rows ambiguous: the three rows are not clearly separated"), "rows_unclear"),
+    (re.compile(r"rows ambiguous: no 3-card row at either end"), "no_front_row"),
+    (re.compile(r"rows ambiguous: cannot tell front from back"), "front_unclear"),
+    (re.compile(r"rows ambiguous: the cards do not form three separate rows"), "no_rows"),
+    (re.compile(r"cannot form rows from (?P<n>\d+) card"), "too_few_for_rows"),
+]
+
+
+def restate(text: str) -> tuple[str, dict[str, Any]] | None:
+    """The key and values of a reader warning, or None when it is not one the review translates."""
+    for pattern, key in _PATTERNS:
+        found = pattern.match(text)
+        if found:
+            params: dict[str, Any] = found.groupdict()
+            if key == "blurred":
+                params["sharp"] = f"{BLURRED_BELOW:g}"
+            return key, params
+    return None
