@@ -2,7 +2,6 @@
 either restated with a key that has English, Traditional and Simplified text, or re-checked by the review itself."""
 from __future__ import annotations
 
-import io
 import re
 
 import numpy as np
@@ -64,20 +63,13 @@ def test_every_restated_key_has_its_texts_with_the_same_values():
 
 
 def test_unsure_marks_and_rows_warnings_are_shown_in_chinese(client, monkeypatch):
-    from webapp import reader
-    from webapp_testkit import create_game, csrf_token, jpeg_bytes, new_round
+    from webapp_testkit import csrf_token, warnings_after_reading
 
     reading = {"cards": [], "rows": None,
                "warnings": ["left out unsure marks: 7H? (0.41)",
                             "rows ambiguous: cannot tell front from back; the row at the top of the photo is "
                             "taken as front"]}
-    monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
-    token = create_game(client)
-    number = new_round(client, token)
-    client.post(f"/g/{token}/r/{number}/p/0/photo", data={
-        "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")},
-        content_type="multipart/form-data")
-    warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
+    token, number, warnings = warnings_after_reading(client, monkeypatch, reading)
     assert [w.get("key") for w in warnings if w.get("key") in READER_WARNING_TEXT] == ["unsure_marks",
                                                                                        "front_unclear"]
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})

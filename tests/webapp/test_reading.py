@@ -99,23 +99,14 @@ def test_standings_chart_geometry():
 
 def test_blurred_photo_warning_is_shown_and_translated(client, monkeypatch):
     """The reader's 'photo looks blurred' reaches the review, in the reader's language, with its sharpness."""
-    import io
-
-    from vision.reader import BLURRED_WARNING
-    from webapp import reader
-    from webapp_testkit import create_game, csrf_token, jpeg_bytes, new_round
+    from vision.messages import BLURRED_WARNING
+    from webapp_testkit import csrf_token, warnings_after_reading
 
     reading = {"cards": [_card(c, i, 0.97) for i, c in enumerate(CODES[:12])], "rows": None,
                "warnings": ["left out unsure marks: 7H? (0.41)",
                             f"{BLURRED_WARNING} (index sharpness 12.3, sharp photos 20 or more): "
                             "check every card, or retake it steadier, in focus and closer"]}
-    monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
-    token = create_game(client)
-    number = new_round(client, token)
-    client.post(f"/g/{token}/r/{number}/p/0/photo", data={
-        "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")},
-        content_type="multipart/form-data")
-    warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
+    token, number, warnings = warnings_after_reading(client, monkeypatch, reading)
     blurred = [w for w in warnings if w.get("key") == "blurred"]
     assert len(blurred) == 1 and blurred[0]["level"] == "warn"
     assert blurred[0]["text"].startswith("The photo looks blurred (index sharpness 12.3, sharp photos 20 or more)")

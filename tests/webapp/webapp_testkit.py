@@ -59,3 +59,19 @@ def new_round(client, token: str, key: str = "k1") -> int:
 def enter_rows(client, token: str, number: int, seat: int, rows: str):
     return client.post(f"/g/{token}/r/{number}/p/{seat}/manual", data={"csrf_token": csrf_token(client), "rows": rows})
 
+
+
+def warnings_after_reading(client, monkeypatch, reading: dict) -> tuple[str, int, list[dict]]:
+    """A new game's first hand read from a photo whose reading is `reading`: its token, round and review warnings."""
+    import io
+
+    from webapp import reader
+
+    monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
+    token = create_game(client)
+    number = new_round(client, token)
+    client.post(f"/g/{token}/r/{number}/p/0/photo", data={
+        "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")},
+        content_type="multipart/form-data")
+    warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
+    return token, number, warnings
