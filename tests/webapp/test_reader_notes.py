@@ -9,8 +9,8 @@ import numpy as np
 from vision.cards import IndexReading, merge_indices
 from vision.rows import group_rows
 from webapp.i18n import _WARNINGS
-from webapp.rounds.reader_notes import READER_WARNING_TEXT, restate
-from webapp.rounds.review import _RESTATED_READER_WARNING, WARNING_TEXT
+from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate
+from webapp.rounds.review import WARNING_TEXT
 
 INDEX = 56.0
 
@@ -38,7 +38,7 @@ def test_every_reader_warning_is_restated_or_rechecked():
     written = _row_warnings() + _seen_twice_warning()
     keys = set()
     for text in written:
-        if _RESTATED_READER_WARNING.match(text):
+        if rechecked_by_review(text):
             continue  # row sizes and card counts: the review re-checks them against the hand as corrected
         restated = restate(text)
         assert restated is not None, f"reader warning not translated: {text!r}"
@@ -52,6 +52,9 @@ def test_values_are_taken_from_the_warning():
     assert restate("left out unsure marks: 7H? (0.41), QS? (0.52)") == ("unsure_marks",
                                                                          {"marks": "7H? (0.41), QS? (0.52)"})
     assert restate("something new the reader says") is None
+    assert rechecked_by_review("front row has 4 card(s), expected 3")
+    assert rechecked_by_review("low confidence: KD (0.31)")
+    assert not rechecked_by_review("card seen twice: KH appears 2 times far apart")
 
 
 def test_every_restated_key_has_its_texts_with_the_same_values():

@@ -60,7 +60,6 @@ def enter_rows(client, token: str, number: int, seat: int, rows: str):
     return client.post(f"/g/{token}/r/{number}/p/{seat}/manual", data={"csrf_token": csrf_token(client), "rows": rows})
 
 
-
 def warnings_after_reading(client, monkeypatch, reading: dict) -> tuple[str, int, list[dict]]:
     """A new game's first hand read from a photo whose reading is `reading`: its token, round and review warnings."""
     import io

@@ -1,5 +1,6 @@
-"""The reader's own warnings (English text from `vision`) restated with a key and values, so that the review can
-translate them like its own. A warning not listed here is shown as the reader wrote it."""
+"""The reader's own warnings (English text from `vision`) as the review sees them: those it re-checks itself, and
+the rest restated with a key and values, so that the review can translate them like its own. A warning not listed
+here is shown as the reader wrote it."""
 from __future__ import annotations
 
 import re
@@ -22,6 +23,10 @@ READER_WARNING_TEXT: dict[str, str] = {
     "too_few_for_rows": "Only {n} card(s) found: too few to form rows.",
 }
 
+# Card counts, row sizes and confidence: the review checks these against the hand as corrected, not as read.
+_RECHECKED = re.compile(r"(low confidence|expected \d+ cards, found|(front|middle|back) row has \d+ card)",
+                        re.IGNORECASE)
+
 # What the reader writes (vision.reader, vision.cards, vision.rows) -> key; named groups become the values.
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(re.escape(BLURRED_WARNING) + r" \(index sharpness (?P<sharpness>[\d.]+)"), "blurred"),
@@ -33,6 +38,11 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"rows ambiguous: the cards do not form three separate rows"), "no_rows"),
     (re.compile(r"cannot form rows from (?P<n>\d+) card"), "too_few_for_rows"),
 ]
+
+
+def rechecked_by_review(text: str) -> bool:
+    """Whether the review states this reader warning itself, up to date after corrections."""
+    return _RECHECKED.match(text) is not None
 
 
 def restate(text: str) -> tuple[str, dict[str, Any]] | None:

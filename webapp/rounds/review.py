@@ -2,18 +2,13 @@
 ('warn'); what the round as a whole lacks; whether it is ready; the round in scoring's input shape."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 from webapp import reader, rules
 from webapp.models import Game, Round
-from webapp.rounds.reader_notes import READER_WARNING_TEXT, restate
+from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate
 from webapp.rounds.shape import CARDS_LEFT, bigtwo_rules, layout
-
-# Reader warnings that this module states itself, up to date after corrections.
-_RESTATED_READER_WARNING = re.compile(
-    r"^(low confidence|expected \d+ cards, found|(front|middle|back) row has \d+ card)", re.IGNORECASE)
 
 
 def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
@@ -66,7 +61,7 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
                 if card["confidence"] < reader.LOW_CONFIDENCE and card["code"] in codes:
                     notes.append(_note("warn", "low", code=card["code"], percent=round(card["confidence"] * 100)))
             for text in summary["warnings"]:
-                if _RESTATED_READER_WARNING.match(text):
+                if rechecked_by_review(text):
                     continue  # counts and confidence are re-checked above against the hand as it is now
                 restated = restate(text)
                 notes.append(_note("warn", restated[0], **restated[1]) if restated else {"level": "warn", "text": text})
