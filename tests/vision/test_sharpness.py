@@ -30,6 +30,15 @@ def test_blur_lowers_sharpness_step_by_step(text):
     assert crop_sharpness(motion_blur(sharp, 10, 30)) < 0.6 * crop_sharpness(sharp)
 
 
+@pytest.mark.parametrize("text", ["Q", "10", "A", "7"])
+def test_a_moved_camera_lowers_sharpness_whatever_the_direction_of_its_motion(text):
+    # the edges along the motion stay steep, so a measure of the steepest edge alone would miss it
+    sharp = crop_sharpness(_glyph(text))
+    moved = [crop_sharpness(motion_blur(_glyph(text), 16, angle)) for angle in (0, 45, 90, 135)]
+    assert np.mean(moved) < 0.45 * sharp
+    assert max(moved) < 0.65 * sharp
+
+
 def test_a_flat_crop_tells_nothing():
     flat = np.full((48, 48, 3), 128, np.uint8)
     assert crop_sharpness(flat) is None

@@ -100,20 +100,24 @@ def test_standings_chart_geometry():
 def test_blurred_photo_warning_is_shown_and_translated(client, monkeypatch):
     """The reader's 'photo looks blurred' reaches the review, in the reader's language, with its sharpness."""
     from vision.messages import BLURRED_WARNING
+    from vision.sharpness import BLURRED_BELOW
     from webapp_testkit import csrf_token, warnings_after_reading
+
+    sharp = f"{BLURRED_BELOW:g}"  # the threshold the reader states, whatever it is now
 
     reading = {"cards": [_card(c, i, 0.97) for i, c in enumerate(CODES[:12])], "rows": None,
                "warnings": ["left out unsure marks: 7H? (0.41)",
-                            f"{BLURRED_WARNING} (index sharpness 12.3, sharp photos 20 or more): "
+                            f"{BLURRED_WARNING} (index sharpness 12.3, sharp photos {sharp} or more): "
                             "check every card, or retake it steadier, in focus and closer"]}
     token, number, warnings = warnings_after_reading(client, monkeypatch, reading)
     blurred = [w for w in warnings if w.get("key") == "blurred"]
     assert len(blurred) == 1 and blurred[0]["level"] == "warn"
-    assert blurred[0]["text"].startswith("The photo looks blurred (index sharpness 12.3, sharp photos 20 or more)")
+    assert blurred[0]["text"].startswith(
+        f"The photo looks blurred (index sharpness 12.3, sharp photos {sharp} or more)")
     assert not any(w["text"].startswith("photo looks blurred") for w in warnings)  # not said twice
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
-    assert "照片看來模糊（牌角清晰度 12.3，清晰的照片 20 以上）" in page
+    assert f"照片看來模糊（牌角清晰度 12.3，清晰的照片 {sharp} 以上）" in page
 
 
 def test_the_review_flags_every_card_the_reader_would_not_call_sure():
