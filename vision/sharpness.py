@@ -16,6 +16,7 @@ MIN_CONTRAST = 20.0  # grey levels: a nearly flat crop (no glyph) tells nothing 
 # Edge directions the steepest edge is measured along: a moved camera flattens the edges across its motion only, so the
 # steepest edge in any one direction (the gradient's magnitude) misses it; their mean does not.
 DIRECTIONS = np.deg2rad(np.arange(0.0, 180.0, 22.5))
+_UNIT_VECTORS = np.stack([np.cos(DIRECTIONS), np.sin(DIRECTIONS)], axis=1).astype(np.float32)
 
 
 def crop_sharpness(crop: np.ndarray) -> float | None:
@@ -29,8 +30,9 @@ def crop_sharpness(crop: np.ndarray) -> float | None:
         return None
     slope_x = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     slope_y = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-    steepest = [np.percentile(np.abs(slope_x * np.cos(angle) + slope_y * np.sin(angle)), 98) for angle in DIRECTIONS]
-    return float(np.mean(steepest) / (high - low) * 100.0)
+    along = np.abs(_UNIT_VECTORS @ np.stack([slope_x.ravel(), slope_y.ravel()]))  # (directions, pixels)
+    rank = int(0.98 * (along.shape[1] - 1))  # the 98th percentile by partition: a full sort per direction is 2x slower
+    return float(np.partition(along, rank, axis=1)[:, rank].mean() / (high - low) * 100.0)
 
 
 def index_sharpness(image: np.ndarray, boxes: Sequence[Sequence[float]]) -> float | None:
