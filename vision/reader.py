@@ -258,8 +258,10 @@ class CardReader:
     def _warn_if_blurred(result: ReadResult, image: np.ndarray, readings: list[IndexReading]) -> None:
         """Say when the indices look blurred, whatever the read: on real blurred photos a quarter of the photos read
         wrong had every mark sure (docs/reader.md), and the player's remedy, a steadier, closer photo, differs from
-        checking a card or two."""
-        sharpness = index_sharpness(image, [r.box for r in readings if r.probability >= SHARPNESS_MIN_PROBABILITY])
+        checking a card or two. When no mark is named surely enough to measure, every mark is measured: a photo
+        blurred past reading names none surely, and the player still needs the remedy."""
+        named = [r.box for r in readings if r.probability >= SHARPNESS_MIN_PROBABILITY]
+        sharpness = index_sharpness(image, named or [r.box for r in readings])
         if sharpness is not None and sharpness < BLURRED_BELOW:
             result.warnings.append(f"{BLURRED_WARNING} (index sharpness {sharpness:.1f}, sharp photos "
                                    f"{BLURRED_BELOW:.0f} or more): check every card, or retake it steadier, in "

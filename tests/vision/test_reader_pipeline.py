@@ -399,3 +399,15 @@ def test_a_blurred_photo_says_it_looks_blurred_even_when_every_card_is_sure():
     assert blur_warnings(image, unsure) == []  # sharp: the unsure card is the classifier's doing, not the photo's
     assert len(blur_warnings(blurred, ColourClassifier())) == 1  # every card sure: still a blurred photo
     assert blur_warnings(image, ColourClassifier()) == []
+
+
+def test_a_photo_blurred_past_reading_says_so_though_no_mark_is_named_surely():
+    rows = deal(13)
+    image, _ = render(rows)
+    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.2))
+
+    def blur_warnings(picture):
+        return [w for w in reader.read(jpeg(picture)).warnings if w.startswith("photo looks blurred")]
+
+    assert len(blur_warnings(cv2.GaussianBlur(image, (0, 0), 6))) == 1
+    assert blur_warnings(image) == []
