@@ -283,3 +283,24 @@ def test_rank_boxes_count_the_photos_warned_blurred(tmp_path, reader):
     assert quiet.numbers["photos warned blurred"] == 0.0
     assert warned.numbers["photos warned blurred, as taken"] == 1.0
     assert warned.numbers["photos read wrong, share warned blurred"] == 1.0
+
+
+def test_lit_views_change_the_light_as_named_and_keep_the_labels(tmp_path):
+    from vision.evaluation.views import LIGHT_VIEWS, lit, lit_view_with_boxes
+
+    image = np.full((300, 400, 3), 128, np.uint8)
+    views = {light: lit(image, light).astype(int) for light in LIGHT_VIEWS}
+    assert all(view.shape == image.shape for view in views.values())
+    assert views["dim and noisy"].std() > 5 and np.array_equal(lit(image, "dim and noisy"), views["dim and noisy"])
+    warm = views["warm lamp"].mean(axis=(0, 1))
+    assert warm[2] > 128 > warm[0]  # red up, blue down (BGR)
+    shadow = views["hand shadow"][:, :, 0]
+    assert shadow[:20, :20].mean() > 120 > 70 > shadow[-20:, -20:].mean()  # lit before the edge, dark beyond it
+    glare = views["glare spot"][:, :, 0]
+    assert glare[135, 160] == 255 and glare[0, 399] < 140  # washed out at the spot, nearly untouched far from it
+    with pytest.raises(ValueError, match="unknown light"):
+        lit(image, "disco")
+    path, card_box = two_card_photo(tmp_path)
+    labels = [{"rank": "Q", "box": card_box("QH")}]
+    data, same = lit_view_with_boxes(path, labels, "glare spot")
+    assert same == labels and cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).shape == (540, 960, 3)

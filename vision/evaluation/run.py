@@ -17,12 +17,13 @@ from vision.evaluation.confusion_image import draw_confusion, side_by_side
 from vision.evaluation.evaluators import (EXTRA, MISSED, NO_CARD, SetResult, evaluate_detector_tiles,
                                           evaluate_rank_boxes, evaluate_scenes, evaluate_singles)
 from vision.evaluation.metrics import worst_confusions
-from vision.evaluation.views import (BLUR_VIEWS, STEEP_VIEWS, blurred_view_bytes, blurred_view_with_boxes,
-                                    steep_view_bytes, steep_view_with_boxes)
+from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurred_view_bytes,
+                                    blurred_view_with_boxes, lit_view_with_boxes, steep_view_bytes,
+                                    steep_view_with_boxes)
 from vision.reader import DETECTION_SIZES, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader
 
 ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje", "edje-steep",
-            "edje-blur")
+            "edje-blur", "edje-light")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -163,7 +164,7 @@ def run_evaluation(args: argparse.Namespace) -> int:
                 results.append((evaluate_singles(reader, datasets.subsample(photos, args.limit),
                                                  f"real phone-singles in {kind} views (top-1; labels corrected)",
                                                  views=views), CARD_CODES + [NO_CARD]))
-        if wanted & {"edje", "edje-steep", "edje-blur"}:
+        if wanted & {"edje", "edje-steep", "edje-blur", "edje-light"}:
             photos = datasets.subsample(sorted((dev / name, boxes) for name, boxes in datasets.edje_labels(dev).items()),
                                         args.limit)
             if "edje" in wanted:
@@ -174,6 +175,10 @@ def run_evaluation(args: argparse.Namespace) -> int:
             if "edje-blur" in wanted:
                 results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in blurred views (rank only)",
                                                     views=_blurred_views(blurred_view_with_boxes)), EDJE_RANKS))
+            if "edje-light" in wanted:
+                views = tuple((light, partial(lit_view_with_boxes, light=light)) for light in LIGHT_VIEWS)
+                results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in other light (rank only)",
+                                                    views=views), EDJE_RANKS))
 
     _write_report(out, models, args, results, skipped, time.perf_counter() - started)
     print(f"report: {out / 'report.md'}")

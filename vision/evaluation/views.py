@@ -1,4 +1,4 @@
-"""Steep and blurred views of real photos: the real phone singles (a deck the models never trained on) and the multi-card edje
+"""Steep, blurred and lit views of real photos: the real phone singles (a deck the models never trained on) and the multi-card edje
 photos (their labelled card boxes moved with the view) re-projected as if the phone were held low over the table,
 to measure the reader on real cards at angles the dev photos lack.
 
@@ -28,6 +28,12 @@ BLUR_VIEWS: tuple[tuple[str, float, float], ...] = (
     ("out of focus", 0.004, 0.0),
     ("moved", 0.0, 0.015),
 )
+# Light the dev photos lack (session 15): a dim room, a warm lamp, a hand's shadow, a lamp's glare on glossy cards
+LIGHT_VIEWS: tuple[str, ...] = ("dim and noisy", "warm lamp", "hand shadow", "glare spot")
+DIM_GAIN, DIM_NOISE_SIGMA = 3.0, 4.0  # grey levels of noise before the gain
+WARM_GAINS = (0.6, 0.85, 1.08)  # B, G, R
+SHADOW_DEPTH = 0.6
+GLARE_RADIUS, GLARE_PEAK = 0.18, 200.0  # Gaussian sigma as a share of the long side; grey levels added at its centre
 JPEG_QUALITY = 90
 
 
@@ -83,6 +89,38 @@ def blurred_view_with_boxes(path: Path, labels: list[dict], defocus_share: float
 
 def blurred_view_bytes(path: Path, defocus_share: float, motion_share: float) -> bytes:
     return blurred_view_with_boxes(path, [], defocus_share, motion_share)[0]
+
+
+def lit(image: np.ndarray, light: str) -> np.ndarray:
+    """The image as if taken in other light (one of LIGHT_VIEWS' names); deterministic, so sets compare run to run."""
+    picture = image.astype(np.float32)
+    h, w = picture.shape[:2]
+    if light == "dim and noisy":  # a third of the light, sensor noise, then the phone's gain of 3 amplifies both
+        noise = np.random.default_rng(0).normal(0.0, DIM_NOISE_SIGMA, picture.shape).astype(np.float32)
+        picture = (picture / DIM_GAIN + noise) * DIM_GAIN
+    elif light == "warm lamp":  # tungsten light: blue weak, red strong (BGR gains)
+        picture *= np.float32(WARM_GAINS)
+    elif light in ("hand shadow", "glare spot"):
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        long_side = float(max(h, w))
+        if light == "hand shadow":  # a soft diagonal edge; beyond it 60 % of the light is gone
+            edge = (xx - 0.45 * w) * 0.8 + (yy - 0.5 * h) * 0.6
+            picture *= (1.0 - SHADOW_DEPTH / (1.0 + np.exp(-edge / (0.02 * long_side))))[..., None]
+        else:  # a lamp's reflection on glossy cards: a bright spot near the middle washes out what lies under it
+            radius = GLARE_RADIUS * long_side
+            spot = np.exp(-((xx - 0.4 * w) ** 2 + (yy - 0.45 * h) ** 2) / (2.0 * radius * radius))
+            picture += GLARE_PEAK * spot[..., None]
+    else:
+        raise ValueError(f"unknown light {light!r}; choose from {', '.join(LIGHT_VIEWS)}")
+    return np.clip(picture, 0, 255).astype(np.uint8)
+
+
+def lit_view_with_boxes(path: Path, labels: list[dict], light: str) -> tuple[bytes, list[dict]]:
+    """JPEG bytes of a lit view of the photo at `path` (EXIF orientation applied first) and its labels, which stay
+    where they were."""
+    from vision.decode import decode_photo
+
+    return _jpeg(lit(decode_photo(path.read_bytes()).image, light), path), labels
 
 
 def _jpeg(image: np.ndarray, path: Path) -> bytes:
