@@ -1,4 +1,4 @@
-"""How sharp a photo's card indices look to the classifier: a hint for the player when marks were read unsurely."""
+"""How sharp a photo's card indices look to the classifier: the measure behind the reader's `photo looks blurred` hint."""
 from __future__ import annotations
 
 from typing import Sequence
