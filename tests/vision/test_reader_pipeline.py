@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.crops import CLASS_NAMES
+from vision.messages import BLURRED_WARNING
 from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE, CardReader
 
 from conftest import jpeg_with_orientation
@@ -385,6 +386,10 @@ def test_the_unsure_threshold_is_a_reader_setting():
     assert not any(w.startswith("left out unsure marks") for w in result["warnings"])
 
 
+def _said_blurred(result) -> list[str]:
+    return [w for w in result.warnings if w.startswith(BLURRED_WARNING)]
+
+
 def test_a_blurred_photo_says_it_looks_blurred_even_when_every_card_is_sure():
     rows = deal(13)
     unsure = SomeUnsure({rows[1][2]: 0.25})  # the card: 1 - 0.75 ** 2 = 0.44, low confidence
@@ -392,8 +397,7 @@ def test_a_blurred_photo_says_it_looks_blurred_even_when_every_card_is_sure():
     blurred = cv2.GaussianBlur(image, (0, 0), 6)
 
     def blur_warnings(picture, classifier):
-        warnings = CardReader(detector=MarkerDetector(), classifier=classifier).read(jpeg(picture)).warnings
-        return [w for w in warnings if w.startswith("photo looks blurred")]
+        return _said_blurred(CardReader(detector=MarkerDetector(), classifier=classifier).read(jpeg(picture)))
 
     assert len(blur_warnings(blurred, unsure)) == 1
     assert blur_warnings(image, unsure) == []  # sharp: the unsure card is the classifier's doing, not the photo's
@@ -407,7 +411,7 @@ def test_a_photo_blurred_past_reading_says_so_though_no_mark_is_named_surely():
     reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.2))
 
     def blur_warnings(picture):
-        return [w for w in reader.read(jpeg(picture)).warnings if w.startswith("photo looks blurred")]
+        return _said_blurred(reader.read(jpeg(picture)))
 
     assert len(blur_warnings(cv2.GaussianBlur(image, (0, 0), 6))) == 1
     assert blur_warnings(image) == []

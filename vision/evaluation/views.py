@@ -1,6 +1,7 @@
-"""Steep, blurred and lit views of real photos: the real phone singles (a deck the models never trained on) and the multi-card edje
-photos (their labelled card boxes moved with the view) re-projected as if the phone were held low over the table,
-to measure the reader on real cards at angles the dev photos lack.
+"""Views of real photos that the dev photos lack, to measure the reader on real cards: steep (re-projected as if the
+phone were held low over the table, labelled card boxes moved with the view), blurred (out of focus, moved) and lit
+(dim, warm, shadowed, glare; labels unmoved). Used on the real phone singles (a deck the models never trained on) and
+the multi-card edje photos.
 
 The view is an approximation, not a camera model: the photo is turned, then its far (top) edge is narrowed and its
 height foreshortened, as a flat table looks from a camera at `elevation` degrees above it.
