@@ -542,6 +542,39 @@ def test_phototiles_part_cuts_labelled_detector_tiles_out_of_shrunk_photos(cache
     assert manifest["notes"]["phototiles"] == phototiles.NOTES
 
 
+@needs_decks
+def test_phototiles_with_tile_blur_blur_the_same_tiles_and_keep_their_labels(cache, tmp_path):
+    from vision.synth.dataset import generate
+    from vision.synth.parts import phototiles
+
+    per_photo = phototiles.LOOKS_PER_PHOTO * phototiles.TILES_PER_LOOK
+    written = {}
+    for blur in (0.0, 1.0):
+        out = tmp_path / f"blur{blur}"
+        manifest = generate(out, cache, 5, tiles=0, crops=0, scenes=0, val_fraction=0.5, train_decks=[TEST_TRAIN_DECK],
+                            val_decks=[TEST_VAL_DECK], workers=1, command="test", parts=("phototiles",),
+                            photo_tiles=2 * per_photo, tile_blur=blur)
+        written[blur] = out / "phototiles"
+    assert manifest["tile_blur"] == 1.0 and "tile_blur" in manifest["notes"]
+    sharper = 0
+    for image in sorted((written[0.0] / "images" / "train").glob("*.jpg")):
+        label = Path("labels", "train", f"{image.stem}.txt")
+        # every look blurred after its scale was drawn: the same tiles in the same places, only softer
+        assert (written[0.0] / label).read_text() == (written[1.0] / label).read_text()
+        edges = [cv2.Laplacian(cv2.imread(str(root / "images" / "train" / image.name), cv2.IMREAD_GRAYSCALE),
+                               cv2.CV_64F).var() for root in (written[0.0], written[1.0])]
+        sharper += edges[0] > edges[1]
+    assert sharper == per_photo
+
+
+def test_tile_blur_command_line_must_be_a_probability(tmp_path, capsys):
+    from vision.synth.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--out", str(tmp_path / "ds"), "--parts", "phototiles", "--tile-blur", "-0.1"])
+    assert exit_info.value.code == 2 and "--tile-blur" in capsys.readouterr().err
+
+
 def test_phototiles_shrink_photos_as_the_readers_looks_do():
     from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE
     from vision.synth.parts import phototiles

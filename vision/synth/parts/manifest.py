@@ -14,7 +14,8 @@ MANIFEST = "manifest.json"
 
 def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_decks: list[str], counts: dict,
                         timings: dict, workers: int, parts: tuple[str, ...], text_sheets: float,
-                        photo_kinds: tuple[tuple[str, float], ...] = (), photo_lowres: float = 0.0) -> dict:
+                        photo_kinds: tuple[tuple[str, float], ...] = (), photo_lowres: float = 0.0,
+                        tile_blur: float = 0.0) -> dict:
     manifest = {
         "generator_version": GENERATOR_VERSION,
         "seed": seed,
@@ -48,6 +49,10 @@ def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_dec
                                              f"{photocrops.LOWRES_INDEX_PX[1]:.0f} px tall and blurred them (sigma up "
                                              f"to {photocrops.LOWRES_BLUR_SHARE:.0%} of that) before cropping")
         manifest["photo_lowres"] = photo_lowres
+    if tile_blur:
+        manifest["notes"]["tile_blur"] = (f"part phototiles blurred about {tile_blur:.0%} of its looks before "
+                                          f"cutting tiles: {phototiles.BLUR_NOTES}")
+        manifest["tile_blur"] = tile_blur
     return manifest
 
 

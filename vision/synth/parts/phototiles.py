@@ -12,6 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.degrade import motion_blur
 from vision.synth import scene
 from vision.synth.parts.detect import (TILE, make_tile_folders, save_tile, tile_labels, tile_origin, tiles_on_disk,
                                        write_tiles_yaml)
@@ -29,6 +30,12 @@ FIRST_LONG_SIDE, LARGER_LONG_SIDE = 640, 1024
 CLOSER_INDEX_PX = (14.0, 36.0)
 MAX_ENLARGE = 2.5
 LOOKS_PER_PHOTO, TILES_PER_LOOK = 2, 3
+# --tile-blur: a blurred look is out of focus (Gaussian sigma) or moved (a motion line at any angle), in look pixels;
+# session 14's trial of these ranges gave the detector back its recall on real blurred photos
+DEFOCUS_SIGMA_PX = (0.8, 2.5)
+MOTION_LENGTH_PX = (3.0, 9.0)
+BLUR_NOTES = (f"half out of focus (Gaussian sigma {DEFOCUS_SIGMA_PX[0]}-{DEFOCUS_SIGMA_PX[1]} look px), half moved "
+              f"(a {MOTION_LENGTH_PX[0]:.0f}-{MOTION_LENGTH_PX[1]:.0f} px motion line at any angle)")
 NOTES = (f"{TILE}x{TILE} JPEG tiles, YOLO labels class 0 = index, cut from 2000x1500 photos of every kind (part "
          f"photos' renders) shrunk as the reader's looks shrink them ({dict(LOOKS)}: long side {FIRST_LONG_SIDE}, "
          f"median index {CLOSER_INDEX_PX[0]:.0f}-{CLOSER_INDEX_PX[1]:.0f} px, long side {LARGER_LONG_SIDE}); "
@@ -43,6 +50,13 @@ def look_scale(rng: np.random.Generator, look: str, long_side: int, median_index
     if look == "larger":
         return LARGER_LONG_SIDE / long_side
     return min(log_uniform(rng, *CLOSER_INDEX_PX) / max(median_index_px, 1.0), MAX_ENLARGE)
+
+
+def blurred_look(rng: np.random.Generator, picture: np.ndarray) -> np.ndarray:
+    """The look's picture out of focus or moved (half each), as a phone at the table is not always steady."""
+    if rng.random() < 0.5:
+        return cv2.GaussianBlur(picture, (0, 0), float(rng.uniform(*DEFOCUS_SIGMA_PX)))
+    return motion_blur(picture, float(rng.uniform(*MOTION_LENGTH_PX)), float(rng.uniform(0.0, 180.0)))
 
 
 def padded_to_tile(image: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
@@ -61,6 +75,7 @@ def phototiles_item(args: tuple[str, int]) -> int:
     """One photo -> LOOKS_PER_PHOTO x TILES_PER_LOOK tiles; returns the number written."""
     split, item = args
     rng = item_rng("phototiles", split, item)
+    blur_rng = item_rng("phototiles", split, item, stream=1)  # --tile-blur's draws leave the tiles' places as they were
     faces = deck(deck_for(split, item))
     photo, sc, _, _ = render_photo(rng, faces, split)
     photo = scene.jpeg_roundtrip(rng, photo, (60, 95))
@@ -72,6 +87,9 @@ def phototiles_item(args: tuple[str, int]) -> int:
         scale = look_scale(rng, choose(rng, LOOKS), max(photo.shape[:2]), median_px)
         size = (max(1, round(photo.shape[1] * scale)), max(1, round(photo.shape[0] * scale)))
         picture = cv2.resize(photo, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        blur = config().tile_blur
+        if blur and blur_rng.random() < blur:
+            picture = blurred_look(blur_rng, picture)
         picture, offset = padded_to_tile(picture)
         labels = scaled_labels(visible, scale, offset)
         # all of a look's origins are drawn before its tiles (the stream phototiles-v1 was written with)

@@ -31,6 +31,7 @@ class Config:
     text_sheets: float = 0.0  # chance of a paper sheet with text beside the cards in a scene
     photo_kinds: tuple[tuple[str, float], ...] = ()  # (kind, weight) of the photo parts' photos; () = their default
     photo_lowres: float = 0.0  # chance that part photocrops shrinks and blurs a photo before cropping
+    tile_blur: float = 0.0  # chance that part phototiles blurs a look (out of focus or moved) before cutting tiles
 
 
 _CONFIG: Config | None = None
@@ -63,8 +64,11 @@ def deck(name: str) -> DeckFaces:
     return load_deck_faces(Path(config().cache), DECKS_BY_NAME[name])
 
 
-def item_rng(part: str, split: str, item: int) -> np.random.Generator:
-    return np.random.default_rng([config().seed, PARTS[part], SPLITS[split], item])
+def item_rng(part: str, split: str, item: int, stream: int | None = None) -> np.random.Generator:
+    """The item's random stream; a `stream` number gives a second, independent one (draws added to an item later
+    come from it, so the item's other draws stay as they were)."""
+    key = [config().seed, PARTS[part], SPLITS[split], item]
+    return np.random.default_rng(key if stream is None else key + [stream])
 
 
 def deck_for(split: str, item: int) -> str:
