@@ -106,6 +106,17 @@ def add_thread_callbacks(model: object, workers: int | None = None) -> None:
         model.add_callback("on_pretrain_routine_start", restore_workers)
 
 
+def keep_epoch_copies(model: object) -> None:
+    """After each epoch's last.pt, a copy as epoch<N>.pt beside it (ultralytics overwrites last.pt every epoch; each
+    epoch is a candidate, and a run cut off keeps every epoch it finished)."""
+    import shutil
+
+    def copy_last(trainer: object) -> None:
+        shutil.copyfile(trainer.last, trainer.last.with_name(f"epoch{trainer.epoch + 1}.pt"))
+
+    model.add_callback("on_model_save", copy_last)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", type=Path, help="detect/data.yaml of a synth-vN dataset")
@@ -127,6 +138,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--cache", choices=["auto", "ram", "disk", "none"], default="auto")
     p.add_argument("--resume", action="store_true", help="continue <out>/train/weights/last.pt")
     p.add_argument("--time", type=float, default=None, help="hours; ultralytics stops training after this")
+    p.add_argument("--keep-epochs", action="store_true", help="copy last.pt to epoch<N>.pt after every epoch")
     return p.parse_args(argv)
 
 
@@ -152,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     # trainer starts from its weights (YOLO(yaml).load() would be ignored: the trainer rebuilds from the yaml).
     model = YOLO(str(args.init) if args.init is not None else args.model)
     add_thread_callbacks(model, args.workers)
+    if args.keep_epochs:
+        keep_epoch_copies(model)
     if args.cache == "auto":
         cache: str | bool = choose_cache(args.data, args.imgsz)
     else:
