@@ -63,6 +63,16 @@ def test_scene_with_wrong_order_counts_as_not_exact(tmp_path, reader):
     assert result.numbers["rows exactly right"] == 0.0
     assert result.numbers["rows right ignoring order"] == 1.0
     assert len(result.failures) == 1
+    assert result.numbers["layouts read wrong without any warning"] == 1.0  # 13 cards in 3/5/5: nothing to say
+
+
+def test_a_wrong_layout_the_reader_warns_about_is_not_counted_as_silent(tmp_path, reader):
+    rows = [list(r) for r in deal(6)]
+    write_scene(tmp_path, "0000", [rows[0], rows[1], rows[2][:-1]], 0, truth_rows=rows)  # a back card not in the photo
+    write_scene(tmp_path, "0001", [list(r) for r in deal(7)], 0)
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
+    assert result.numbers["rows exactly right"] == 0.5
+    assert result.numbers["layouts read wrong without any warning"] == 0.0  # "expected 13 cards, found 12"
 
 
 def test_photos_without_rows_are_read_loose_and_scored_by_their_visible_cards(tmp_path, reader):
@@ -78,6 +88,7 @@ def test_photos_without_rows_are_read_loose_and_scored_by_their_visible_cards(tm
     assert result.numbers["rows exactly right"] == 1.0  # over the one layout only
     assert result.numbers["card recall, scattered photos (5 cards)"] == 1.0
     assert result.numbers["card recall, rows photos (13 cards)"] == 1.0
+    assert result.numbers["photos read wrong without any warning (loose cards)"] == 0.0
 
 
 def test_singles_top1(tmp_path, reader):
@@ -281,6 +292,8 @@ def test_rank_boxes_count_the_photos_warned_blurred(tmp_path, reader):
     quiet = evaluate_rank_boxes(reader, [(path, labels)], "drawn multi", views=views)
     warned = evaluate_rank_boxes(WarnsBlurred(), [(path, labels)], "drawn multi", views=views)
     assert quiet.numbers["photos warned blurred"] == 0.0
+    assert quiet.numbers["photos read wrong without any warning"] == 1.0
+    assert warned.numbers["photos read wrong without any warning, as taken"] == 0.0
     assert warned.numbers["photos warned blurred, as taken"] == 1.0
     assert warned.numbers["photos read wrong, share warned blurred"] == 1.0
 

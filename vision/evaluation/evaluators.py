@@ -22,6 +22,9 @@ MISSED = "missed"
 EXTRA = "extra"
 MAP_THRESHOLD = 0.001  # mAP needs (nearly) all detections, as ultralytics' val does
 INSIDE_SHARE = 0.7  # an index "lies inside" a labelled card box when 70% of its area does
+# Wrong reads the player is not told to check: the costly kind at a table with money on the line
+SILENTLY_WRONG_PHOTOS = "photos read wrong without any warning"
+SILENTLY_WRONG_LAYOUTS = "layouts read wrong without any warning"
 
 
 @dataclass
@@ -148,9 +151,10 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             read = reader.read(data, loose=True)
             cards, scale = read.cards, read.scale
             warned_blurred = any(w.startswith(BLURRED_WARNING) for w in read.warnings)
-        except ImageError:
+            warned = bool(read.warnings)
+        except ImageError:  # the reader's error is itself the warning
             result.unreadable += 1
-            cards, scale, labels, warned_blurred = [], 1.0, photo_labels, False
+            cards, scale, labels, warned_blurred, warned = [], 1.0, photo_labels, False, True
         wrong = 0
         tally = per_view.setdefault(view, Counter())
         tally["photos"] += 1
@@ -175,6 +179,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
         else:
             tally["read wrong"] += 1
             tally["read wrong, warned blurred"] += warned_blurred
+            tally["read wrong, no warning"] += not warned
             result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {wrong} wrong/missed/extra")
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
@@ -184,7 +189,9 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
                            / max(result.photos, 1),
                            "photos read wrong, share warned blurred":
                                sum(t["read wrong, warned blurred"] for t in per_view.values())
-                               / max(sum(t["read wrong"] for t in per_view.values()), 1)})
+                               / max(sum(t["read wrong"] for t in per_view.values()), 1),
+                           SILENTLY_WRONG_PHOTOS: sum(t["read wrong, no warning"] for t in per_view.values())
+                           / max(result.photos, 1)})
     if views:
         for view, tally in per_view.items():
             result.numbers[f"rank precision, {view}"] = tally["right"] / max(tally["read"], 1)
@@ -192,6 +199,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             result.numbers[f"photos warned blurred, {view}"] = tally["warned blurred"] / max(tally["photos"], 1)
             result.numbers[f"photos read wrong, share warned blurred, {view}"] = (
                 tally["read wrong, warned blurred"] / max(tally["read wrong"], 1))
+            result.numbers[f"{SILENTLY_WRONG_PHOTOS}, {view}"] = tally["read wrong, no warning"] / max(tally["photos"], 1)
     return result
 
 
@@ -231,7 +239,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
     named = ClassDetectionAccumulator()
     by_kind: dict[str, SetResult] = {}
     start = time.perf_counter()
-    layouts = exact = same_members = oracle = 0
+    layouts = exact = same_members = oracle = silent_layouts = silent_loose = loose = 0
     for scene in scenes:
         result.photos += 1
         data = scene.image.read_bytes()
@@ -255,12 +263,17 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
             if all(predicted_rows[r] == scene.rows[r] for r in ROW_NAMES):
                 exact += 1
             else:
-                result.failures.append(f"{scene.image.name}: rows {predicted_rows} expected {scene.rows}")
+                silent_layouts += not read.warnings
+                result.failures.append(f"{scene.image.name}: rows {predicted_rows} expected {scene.rows}"
+                                       + ("" if read.warnings else " (no warning)"))
             if all(sorted(predicted_rows[r]) == sorted(scene.rows[r]) for r in ROW_NAMES):
                 same_members += 1
-        elif truth_codes != guess_codes:
-            result.failures.append(f"{scene.image.name} ({scene.kind}): cards {sorted(guess_codes.elements())} "
-                                   f"expected {sorted(truth_codes.elements())}")
+        else:
+            loose += 1
+            if truth_codes != guess_codes:
+                silent_loose += not read.warnings
+                result.failures.append(f"{scene.image.name} ({scene.kind}): cards {sorted(guess_codes.elements())} "
+                                       f"expected {sorted(truth_codes.elements())}")
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         # index mAP at the reader's first detection size, all scores
         boxes, scores = reader.detector.detect(image, reader.detection_sizes[0], score_threshold=MAP_THRESHOLD)
@@ -270,7 +283,10 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
     result.numbers.update({"card precision": precision, "card recall": recall})
     if layouts:
         result.numbers.update({"rows exactly right": exact / layouts, "rows right ignoring order": same_members / layouts,
-                               "rows from the true index boxes (row logic alone)": oracle / layouts})
+                               "rows from the true index boxes (row logic alone)": oracle / layouts,
+                               SILENTLY_WRONG_LAYOUTS: silent_layouts / layouts})
+    if loose:
+        result.numbers[f"{SILENTLY_WRONG_PHOTOS} (loose cards)"] = silent_loose / loose
     if len(by_kind) > 1:
         for kind_name, kind in sorted(by_kind.items()):
             kind_precision, kind_recall = kind.micro()
