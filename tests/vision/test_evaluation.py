@@ -241,6 +241,18 @@ def test_label_corrections_only_apply_to_the_named_label():
     assert corrected_code("phone-singles/JS.jpg", "JS") == "JS"
 
 
+def test_edje_label_corrections_change_only_the_named_rank_of_the_named_photo(tmp_path):
+    from vision.evaluation.datasets import edje_labels
+
+    (tmp_path / "edje-multi").mkdir()
+    boxes = {"edje-multi/IMG_2396.JPG": [{"rank": "9", "box": [1, 2, 3, 4]}, {"rank": "K", "box": [5, 6, 7, 8]}],
+             "edje-multi/other.jpg": [{"rank": "9", "box": [1, 2, 3, 4]}]}
+    (tmp_path / "edje-multi" / "labels.json").write_text(json.dumps(boxes))
+    labels = edje_labels(tmp_path)
+    assert labels["edje-multi/IMG_2396.JPG"] == [{"rank": "T", "box": [1, 2, 3, 4]}, {"rank": "K", "box": [5, 6, 7, 8]}]
+    assert labels["edje-multi/other.jpg"] == boxes["edje-multi/other.jpg"]
+
+
 def test_blurred_views_soften_edges_in_proportion_to_the_photo_and_keep_the_labels(tmp_path):
     from vision.evaluation.views import BLUR_VIEWS, blurred, blurred_view_with_boxes
 

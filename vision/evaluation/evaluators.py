@@ -180,7 +180,8 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             tally["read wrong"] += 1
             tally["read wrong, warned blurred"] += warned_blurred
             tally["read wrong, no warning"] += not warned
-            result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {wrong} wrong/missed/extra")
+            result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {wrong} wrong/missed/extra"
+                                   + ("" if warned else " (no warning)"))
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
     result.numbers.update({"rank precision": precision, "rank recall": recall,

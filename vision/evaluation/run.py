@@ -207,7 +207,7 @@ def _write_report(out: Path, models: Path, args, results, skipped, seconds: floa
     for result, _ in results:
         lines += [f"| {result.name} | {key} | {_fmt(value)} |" for key, value in result.numbers.items()]
     lines += [""] + [f"- skipped {reason}" for reason in skipped]
-    lines += ["", "Dev-photo labels corrected (the singles' \"top-1\" counts what the photo shows):"]
+    lines += ["", "Dev-photo labels corrected (the figures count what the photo shows; singles also as labelled):"]
     lines += [f"- `{name}`: labelled {label}, shows {shows}: {why}"
               for name, (label, shows, why) in datasets.LABEL_CORRECTIONS.items()]
     lines += ["", "## Details", ""]
