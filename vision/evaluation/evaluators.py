@@ -200,7 +200,8 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             result.numbers[f"photos warned blurred, {view}"] = tally["warned blurred"] / max(tally["photos"], 1)
             result.numbers[f"photos read wrong, share warned blurred, {view}"] = (
                 tally["read wrong, warned blurred"] / max(tally["read wrong"], 1))
-            result.numbers[f"{SILENTLY_WRONG_PHOTOS}, {view}"] = tally["read wrong, no warning"] / max(tally["photos"], 1)
+            result.numbers[f"{SILENTLY_WRONG_PHOTOS}, {view}"] = (
+                tally["read wrong, no warning"] / max(tally["photos"], 1))
     return result
 
 
