@@ -1,4 +1,5 @@
-"""Image degradations shared by the evaluation's blurred views and the classifier's training augmentation."""
+"""Image degradations shared by the evaluation's blurred views, the classifier's training augmentation and the
+detector's blurred training tiles."""
 from __future__ import annotations
 
 import math
@@ -20,3 +21,12 @@ def motion_blur(image: np.ndarray, length: float, angle_degrees: float) -> np.nd
     cv2.line(kernel, (round(centre - dx), round(centre - dy)), (round(centre + dx), round(centre + dy)), 1.0, 1,
              cv2.LINE_AA)
     return cv2.filter2D(image, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+
+
+def unsteady_blur(image: np.ndarray, rng: np.random.Generator, sigma_range: tuple[float, float],
+                  length_range: tuple[float, float]) -> np.ndarray:
+    """The image as an unsteady phone takes it: half the time out of focus (a Gaussian of sigma in `sigma_range`),
+    otherwise moved (a motion line of length in `length_range` at any angle); pixels of `image`."""
+    if rng.random() < 0.5:
+        return cv2.GaussianBlur(image, (0, 0), float(rng.uniform(*sigma_range)))
+    return motion_blur(image, float(rng.uniform(*length_range)), float(rng.uniform(0.0, 180.0)))

@@ -289,6 +289,25 @@ def test_motion_blur_smears_a_dot_along_its_angle():
     assert motion_blur(image, 1.0, 0.0) is image
 
 
+def test_unsteady_blur_is_out_of_focus_or_moved_within_its_ranges():
+    from vision.degrade import unsteady_blur
+
+    image = np.zeros((61, 61), np.float32)
+    image[30, 30] = 1.0
+    kinds = set()
+    for seed in range(20):
+        smear = unsteady_blur(image, np.random.default_rng(seed), (1.0, 2.0), (9.0, 12.0))
+        assert smear.shape == image.shape and smear.sum() == pytest.approx(1.0, rel=1e-3)
+        if np.allclose(smear, np.rot90(smear), atol=1e-6):  # a Gaussian spot looks the same turned a quarter
+            kinds.add("out of focus")
+            assert 1 / (2 * np.pi * 2.0**2) * 0.9 <= smear.max() <= 1 / (2 * np.pi * 1.0**2) * 1.1  # sigma 1-2
+        else:
+            kinds.add("moved")
+            ys, xs = np.nonzero(smear > 1e-3)
+            assert np.hypot(xs.max() - xs.min(), ys.max() - ys.min()) >= 8  # a line 9-12 px long
+    assert kinds == {"out of focus", "moved"}
+
+
 def test_rank_boxes_count_the_photos_warned_blurred(tmp_path, reader):
     path, card_box = two_card_photo(tmp_path)
     labels = [{"rank": "Q", "box": card_box("QH")}, {"rank": "9", "box": card_box("9C")},

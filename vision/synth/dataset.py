@@ -36,7 +36,7 @@ def generate(out: Path, cache: Path, seed: int, tiles: int, crops: int, scenes: 
     text on the table (0 draws nothing and leaves the random streams as before). photo_kinds: (kind, weight) pairs
     the photo parts draw their photos' kinds from instead of photos.PHOTO_KINDS. photo_lowres: chance that part
     photocrops shrinks and blurs a photo first (photocrops.low_resolution). tile_blur: chance that part phototiles
-    blurs a look before cutting its tiles (phototiles.blurred_look)."""
+    blurs a look before cutting its tiles (degrade.unsteady_blur)."""
     render_all(cache, [DECKS_BY_NAME[d] for d in train_decks + val_decks], workers=workers)
     for part in (detect_part, crops_part, scenes_part, photos_part, photocrops_part, phototiles_part):
         part.make_folders(out)

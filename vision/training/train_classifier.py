@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.crops import CLASS_NAMES, CROP_SIZE
-from vision.degrade import motion_blur
+from vision.degrade import unsteady_blur
 from vision.training.classifier_model import build_classifier, param_count
 from vision.training.widen import widen_classifier
 
@@ -107,10 +107,7 @@ def heavy_blur(batch: np.ndarray, rng: np.random.Generator, share: float, streng
     edje-steep's blurred view), a small index squeezed by a steep view enlarged more than twice, by more."""
     out = batch.copy()
     for i in np.nonzero(rng.random(len(out)) < share)[0]:
-        if rng.random() < 0.5:
-            out[i] = cv2.GaussianBlur(out[i], (0, 0), rng.uniform(1.3, 3.5 * strength))
-        else:
-            out[i] = motion_blur(out[i], rng.uniform(4.0, 12.0 * strength), rng.uniform(0.0, 180.0))
+        out[i] = unsteady_blur(out[i], rng, (1.3, 3.5 * strength), (4.0, 12.0 * strength))
     return out
 
 

@@ -154,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         model = YOLO(str(last))
         add_thread_callbacks(model, args.workers)
+        if args.keep_epochs:
+            keep_epoch_copies(model)
         model.train(resume=True)
         return 0
 

@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.degrade import motion_blur
+from vision.degrade import unsteady_blur
 from vision.synth import scene
 from vision.synth.parts.detect import (TILE, make_tile_folders, save_tile, tile_labels, tile_origin, tiles_on_disk,
                                        write_tiles_yaml)
@@ -52,13 +52,6 @@ def look_scale(rng: np.random.Generator, look: str, long_side: int, median_index
     return min(log_uniform(rng, *CLOSER_INDEX_PX) / max(median_index_px, 1.0), MAX_ENLARGE)
 
 
-def blurred_look(rng: np.random.Generator, picture: np.ndarray) -> np.ndarray:
-    """The look's picture out of focus or moved (half each), as a phone at the table is not always steady."""
-    if rng.random() < 0.5:
-        return cv2.GaussianBlur(picture, (0, 0), float(rng.uniform(*DEFOCUS_SIGMA_PX)))
-    return motion_blur(picture, float(rng.uniform(*MOTION_LENGTH_PX)), float(rng.uniform(0.0, 180.0)))
-
-
 def padded_to_tile(image: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
     """The picture padded with grey to at least one tile each way (centred, as the reader letterboxes), and the
     offset of its top-left corner."""
@@ -89,7 +82,7 @@ def phototiles_item(args: tuple[str, int]) -> int:
         picture = cv2.resize(photo, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         blur = config().tile_blur
         if blur and blur_rng.random() < blur:
-            picture = blurred_look(blur_rng, picture)
+            picture = unsteady_blur(picture, blur_rng, DEFOCUS_SIGMA_PX, MOTION_LENGTH_PX)
         picture, offset = padded_to_tile(picture)
         labels = scaled_labels(visible, scale, offset)
         # all of a look's origins are drawn before its tiles (the stream phototiles-v1 was written with)
