@@ -5,6 +5,8 @@ import struct
 import zlib
 from pathlib import Path
 
+import shutil
+
 import cv2
 import numpy as np
 import pytest
@@ -54,3 +56,29 @@ def real_models() -> Path:
     if missing:
         pytest.skip(f"needs the trained reader models; missing models/{', models/'.join(missing)}")
     return MODELS
+
+
+# Decks for the generator's tests (need the Debian card decks and rsvg-convert)
+TEST_TRAIN_DECK, TEST_VAL_DECK = "simplistic", "kde_standard"
+
+
+def _decks_missing() -> bool:
+    from vision.synth.decks import installed_decks
+
+    return shutil.which("rsvg-convert") is None or not {TEST_TRAIN_DECK, TEST_VAL_DECK} <= {
+        d.name for d in installed_decks()}
+
+
+needs_decks = pytest.mark.skipif(
+    _decks_missing(), reason="needs rsvg-convert (librsvg2-bin) and the gnome-cards-data / kdegames-card-data-kf5 decks")
+
+
+@pytest.fixture(scope="session")
+def cache(tmp_path_factory) -> Path:
+    """A deck cache with the two test decks rendered (once per test run)."""
+    from vision.synth.decks import DECKS_BY_NAME, render_deck
+
+    folder = tmp_path_factory.mktemp("deck-cache")
+    for name in (TEST_TRAIN_DECK, TEST_VAL_DECK):
+        render_deck(DECKS_BY_NAME[name], folder)
+    return folder

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import filecmp
 import json
-import shutil
 from pathlib import Path
 
 import cv2
@@ -65,24 +64,8 @@ def test_crop_rejects_bad_input_with_a_value_error(image, box):
 # ---------------------------------------------------------------------------------------------
 # Decks, index boxes and generation (need the Debian card decks and rsvg-convert)
 
-from vision.synth.decks import DECKS_BY_NAME, installed_decks  # noqa: E402
-
-TEST_TRAIN_DECK, TEST_VAL_DECK = "simplistic", "kde_standard"
-needs_decks = pytest.mark.skipif(
-    shutil.which("rsvg-convert") is None
-    or not {TEST_TRAIN_DECK, TEST_VAL_DECK} <= {d.name for d in installed_decks()},
-    reason="needs rsvg-convert (librsvg2-bin) and the gnome-cards-data / kdegames-card-data-kf5 decks",
-)
-
-
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory) -> Path:
-    from vision.synth.decks import render_deck
-
-    folder = tmp_path_factory.mktemp("deck-cache")
-    for name in (TEST_TRAIN_DECK, TEST_VAL_DECK):
-        render_deck(DECKS_BY_NAME[name], folder)
-    return folder
+from conftest import TEST_TRAIN_DECK, TEST_VAL_DECK, needs_decks  # noqa: E402
+from vision.synth.decks import DECKS_BY_NAME  # noqa: E402
 
 
 @needs_decks

@@ -1,0 +1,172 @@
+"""Classifier crops cut where the detector puts its boxes, on synthetic photos of every kind, a share of them blurred.
+
+    PYTHONPATH=. python -m vision.training.detector_box_crops --out /work/data/detcrops-s17 --photos 1200 \
+        --seed 17 --blur-share 0.6 [--models models]
+
+The generator's classifier crops (parts crops, photocrops) are cut at the labelled index boxes with a random jitter.
+At run time the classifier is given the detector's boxes instead, and on blurred photos a newer detector finds
+boxes the older classifier names wrongly (model card, session 16: extra boxes on blurred indices). Here each photo
+(part photos' render of a train deck, or of a val deck for --split val) is blurred with `--blur-share` probability
+as an unsteady phone blurs it (vision.degrade.unsteady_blur, by about as much of an index as the evaluation's blurred
+dev photos), then the detector runs on the whole photo at each of the reader's sizes
+(vision.reader: 640, 320, 192 and 1024; the closer look at a region is not repeated here). Every box becomes a
+crop (vision.crops.index_crop, the reader's rule) labelled by the truth:
+- the code of the visible index it covers (IoU >= MATCH_IOU with its box), or
+- `none` when it touches no index at all, visible or covered (pips, art, table), at most NONE_PER_PHOTO a photo;
+- anything between (a half-covered index, two indices in one box) is skipped: its right name is unclear.
+Crops go to <out>/crops/<split>/<class>/ like the generator's, so train_classifier reads them with --crops.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import CLASS_NAMES, NONE_CLASS, index_crop
+from vision.degrade import unsteady_blur
+from vision.detector import IndexDetector
+from vision.reader import DETECTION_SIZES, DETECTOR_FILE, LARGER_DETECTION_SIZE, MIN_BOX_SIDE, MODELS_DIR
+from vision.synth.parts.photos import render_photo
+from vision.synth.parts.worker import deck, deck_for
+from vision.synth.scene import VISIBLE_FRACTION, jpeg_roundtrip
+
+MATCH_IOU = 0.4  # a box this close to a visible index is that index
+NONE_MAX_IOU = 0.02  # a box overlapping no index more than this is not an index
+NONE_PER_PHOTO = 8
+# Blur as a share of the photo's median index size. The evaluation's blurred dev photos (vision.evaluation.views)
+# blur by 0.004 (out of focus) and 0.015 (moved) of the long side, where their indices are about 0.05 of it: 0.08
+# and 0.3 of an index. Blur scaled to the photo instead (part phototiles' ranges) wiped out the small indices of far
+# layouts entirely (a look at the first crops: blobs without a glyph).
+DEFOCUS_INDEX_SHARE = (0.03, 0.12)
+MOTION_INDEX_SHARE = (0.1, 0.45)
+SIZES = tuple(DETECTION_SIZES) + (LARGER_DETECTION_SIZE,)
+RNG_KEY = 17  # this tool's key in an item's random stream, apart from the generator's parts (synth.parts.worker)
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box of a (N,4) with every box of b (M,4), x1y1x2y2."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)))
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def label_detections(boxes: np.ndarray, truth: list[tuple[str, tuple[float, float, float, float], bool]]
+                     ) -> list[str | None]:
+    """Per detector box: the code of the visible index it covers, `none` when it touches no index (visible or
+    not), else None (skip). `truth` holds (code, box, visible) of every index of the photo."""
+    if len(boxes) == 0:
+        return []
+    if not truth:
+        return [NONE_CLASS] * len(boxes)
+    iou = iou_matrix(np.asarray(boxes, np.float64), np.array([t[1] for t in truth], np.float64))
+    labels: list[str | None] = []
+    for row in iou:
+        best = int(np.argmax(row))
+        if row[best] >= MATCH_IOU and truth[best][2]:
+            labels.append(truth[best][0])
+        elif row.max() <= NONE_MAX_IOU:
+            labels.append(NONE_CLASS)
+        else:
+            labels.append(None)
+    return labels
+
+
+def photo_crops(image: np.ndarray, truth: list[tuple[str, tuple[float, float, float, float], bool]],
+                detector: IndexDetector, rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
+    """(class, crop) of every box the detector finds at the reader's sizes, labelled by label_detections;
+    `none` crops capped at NONE_PER_PHOTO, chosen at random."""
+    named: list[tuple[str, np.ndarray]] = []
+    none_boxes: list[np.ndarray] = []
+    for size in SIZES:
+        boxes, _ = detector.detect(image, size)
+        for box, label in zip(boxes, label_detections(boxes, truth)):
+            if label is None or min(box[2] - box[0], box[3] - box[1]) < MIN_BOX_SIDE:
+                continue
+            if label == NONE_CLASS:
+                none_boxes.append(box)
+            else:
+                named.append((label, index_crop(image, box)))
+    chosen = rng.permutation(len(none_boxes))[:NONE_PER_PHOTO]
+    return named + [(NONE_CLASS, index_crop(image, none_boxes[k])) for k in chosen]
+
+
+def render(seed: int, split: str, item: int, blur_share: float
+           ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float], bool]], np.random.Generator]:
+    """A photo of part photos' kinds of one of the split's decks (the deck of its block, as the generator picks it),
+    maybe blurred, after a JPEG round trip; the truth of every index; the item's random stream."""
+    rng = np.random.default_rng([seed, RNG_KEY, 0 if split == "train" else 1, item])
+    image, sc, _, _ = render_photo(rng, deck(deck_for(split, item)), split)
+    visible = sc.visible_labels()
+    if rng.random() < blur_share and visible:
+        index_px = float(np.median([max(lab.box[2] - lab.box[0], lab.box[3] - lab.box[1]) for lab in visible]))
+        image = unsteady_blur(image, rng, (DEFOCUS_INDEX_SHARE[0] * index_px, DEFOCUS_INDEX_SHARE[1] * index_px),
+                              (MOTION_INDEX_SHARE[0] * index_px, MOTION_INDEX_SHARE[1] * index_px))
+    image = jpeg_roundtrip(rng, image, (60, 95))
+    truth = [(lab.code, tuple(lab.box), lab.visible >= VISIBLE_FRACTION) for lab in sc.labels
+             if lab.box[2] > lab.box[0] and lab.box[3] > lab.box[1]]
+    return image, truth, rng
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--photos", type=int, default=1200)
+    p.add_argument("--split", choices=("train", "val"), default="train", help="decks to render (vision.synth)")
+    p.add_argument("--seed", type=int, default=17)
+    p.add_argument("--blur-share", type=float, default=0.6, help="share of photos blurred before detection")
+    p.add_argument("--models", type=Path, default=MODELS_DIR, help=f"folder with the detector ({DETECTOR_FILE})")
+    p.add_argument("--decks", default="", help="train decks, comma-separated (default: all installed but the val decks)")
+    p.add_argument("--val-decks", default="", help="val decks, comma-separated (default: the generator's)")
+    p.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
+    args = p.parse_args(argv)
+    if not 0.0 <= args.blur_share <= 1.0:
+        p.error("--blur-share must be between 0 and 1")
+    from vision.synth.__main__ import DEFAULT_VAL
+    from vision.synth.decks import installed_decks
+    from vision.synth.parts import worker
+
+    installed = [d.name for d in installed_decks()]
+    val = [d for d in args.val_decks.split(",") if d in installed] if args.val_decks else \
+        [d for d in installed if d in DEFAULT_VAL]
+    train = [d for d in args.decks.split(",") if d in installed] if args.decks else \
+        [d for d in installed if d not in val]
+    if not (train if args.split == "train" else val):
+        p.error(f"no {args.split} deck installed (apt: gnome-cards-data, kdegames-card-data-kf5)")
+    worker.init(worker.Config(out=str(args.out), cache=str(args.cache), seed=args.seed, train_decks=tuple(train),
+                              val_decks=tuple(val)))
+    detector = IndexDetector(args.models / DETECTOR_FILE)
+    folder = args.out / "crops" / args.split
+    for name in CLASS_NAMES:
+        (folder / name).mkdir(parents=True, exist_ok=True)
+    counts = {name: 0 for name in CLASS_NAMES}
+    start = time.perf_counter()
+    for item in range(args.photos):
+        image, truth, rng = render(args.seed, args.split, item, args.blur_share)
+        for k, (label, crop) in enumerate(photo_crops(image, truth, detector, rng)):
+            cv2.imwrite(str(folder / label / f"{item:06d}_{k:03d}.png"), crop)
+            counts[label] += 1
+        if (item + 1) % 50 == 0:
+            print(f"{item + 1} photos, {sum(counts.values())} crops, {time.perf_counter() - start:.0f} s", flush=True)
+    (args.out / f"manifest-{args.split}.json").write_text(json.dumps({
+        "command": "python -m vision.training.detector_box_crops " + " ".join(sys.argv[1:] if argv is None else argv),
+        "seed": args.seed, "photos": args.photos, "blur_share": args.blur_share,
+        "detector": str(args.models / DETECTOR_FILE), "total": sum(counts.values()), "per_class": counts}, indent=1))
+    print(f"{sum(counts.values())} crops ({counts[NONE_CLASS]} none) from {args.photos} photos in "
+          f"{time.perf_counter() - start:.0f} s -> {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
