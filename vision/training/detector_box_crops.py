@@ -30,6 +30,7 @@ import numpy as np
 from vision.crops import CLASS_NAMES, NONE_CLASS, index_crop
 from vision.degrade import unsteady_blur
 from vision.detector import IndexDetector
+from vision.evaluation.metrics import box_iou
 from vision.reader import DETECTION_SIZES, DETECTOR_FILE, LARGER_DETECTION_SIZE, MIN_BOX_SIDE, MODELS_DIR
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.worker import deck, deck_for
@@ -48,20 +49,6 @@ SIZES = tuple(DETECTION_SIZES) + (LARGER_DETECTION_SIZE,)
 RNG_KEY = 17  # this tool's key in an item's random stream, apart from the generator's parts (synth.parts.worker)
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box of a (N,4) with every box of b (M,4), x1y1x2y2."""
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)))
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
-
-
 def label_detections(boxes: np.ndarray, truth: list[tuple[str, tuple[float, float, float, float], bool]]
                      ) -> list[str | None]:
     """Per detector box: the code of the visible index it covers, `none` when it touches no index (visible or
@@ -70,7 +57,7 @@ def label_detections(boxes: np.ndarray, truth: list[tuple[str, tuple[float, floa
         return []
     if not truth:
         return [NONE_CLASS] * len(boxes)
-    iou = iou_matrix(np.asarray(boxes, np.float64), np.array([t[1] for t in truth], np.float64))
+    iou = box_iou(boxes, np.array([t[1] for t in truth], np.float64))
     labels: list[str | None] = []
     for row in iou:
         best = int(np.argmax(row))
