@@ -1,11 +1,10 @@
 """Helpers for the reader tests: image bytes with EXIF orientation, synthetic card layouts, model paths."""
 from __future__ import annotations
 
+import shutil
 import struct
 import zlib
 from pathlib import Path
-
-import shutil
 
 import cv2
 import numpy as np

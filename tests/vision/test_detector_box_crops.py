@@ -1,12 +1,16 @@
-"""Crops cut at the detector's boxes on synthetic photos, labelled by the truth (vision.training.detector_box_crops)."""
+"""Crops cut at the detector's boxes on synthetic photos, labelled by the truth (vision.training.detector_box_crops),
+and how a classifier names such crops (vision.training.crop_naming)."""
 from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
+import pytest
 
 from conftest import TEST_TRAIN_DECK, TEST_VAL_DECK, needs_decks
-from vision.crops import CLASS_NAMES, CROP_SIZE, NONE_CLASS
+from vision.crops import CLASS_NAMES, CROP_SIZE, NONE_CLASS, index_crop
+from vision.training.crop_naming import crop_naming
 from vision.training.detector_box_crops import NONE_PER_PHOTO, SIZES, label_detections, main, photo_crops
 
 TRUTH = [("KH", (100.0, 100.0, 120.0, 130.0), True),    # a visible index
@@ -56,9 +60,47 @@ def test_photo_crops_cut_the_readers_crops_at_every_size_and_cap_the_none_crops(
 def test_the_command_writes_labelled_crops_and_a_manifest_that_counts_them(cache, tmp_path, real_models):
     out = tmp_path / "detcrops"
     assert main(["--out", str(out), "--photos", "2", "--seed", "3", "--blur-share", "0.5", "--models",
-                 str(real_models), "--decks", TEST_TRAIN_DECK, "--val-decks", TEST_VAL_DECK, "--cache",
+                 str(real_models), "--decks", f"{TEST_TRAIN_DECK},{TEST_VAL_DECK}", "--val-decks", TEST_VAL_DECK, "--cache",
                  str(cache)]) == 0
     manifest = json.loads((out / "manifest-train.json").read_text())
     on_disk = {name: len(list((out / "crops" / "train" / name).glob("*.png"))) for name in CLASS_NAMES}
     assert on_disk == manifest["per_class"]
     assert manifest["total"] > 0 and sum(v for k, v in on_disk.items() if k != NONE_CLASS) > 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--decks", "no_such_deck"], "unknown or missing decks: no_such_deck"),
+    (["--blur-share", "1.5"], "--blur-share must be between 0 and 1"),
+])
+def test_the_command_refuses_unknown_decks_and_a_blur_share_outside_0_1(tmp_path, capsys, args, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--out", str(tmp_path / "out"), "--photos", "1"] + args)
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+class StandInClassifier:
+    """Names a crop by its mean grey: dark -> KH at 0.9, mid -> 2C at 0.5, light -> none at 0.95."""
+
+    def probabilities(self, image, boxes):
+        assert np.allclose(index_crop(image, boxes[0]), image, atol=1)  # the box gives back the crop itself
+        prob = np.zeros((1, len(CLASS_NAMES)), np.float32)
+        grey = image.mean()
+        name, p = ("KH", 0.9) if grey < 80 else ("2C", 0.5) if grey < 160 else (NONE_CLASS, 0.95)
+        prob[0, CLASS_NAMES.index(name)] = p
+        return prob
+
+
+def test_crop_naming_counts_right_and_surely_wrong_names_per_kind(tmp_path):
+    def write(cls, k, grey):
+        (tmp_path / cls).mkdir(exist_ok=True)
+        cv2.imwrite(str(tmp_path / cls / f"{k}.png"), np.full((CROP_SIZE, CROP_SIZE, 3), grey, np.uint8))
+
+    write("KH", 0, 40)    # right
+    write("KH", 1, 120)   # wrong but unsure (2C at 0.5)
+    write("QS", 2, 40)    # wrong and sure (KH at 0.9)
+    write("none", 3, 220)  # right
+    write("none", 4, 40)  # wrong and sure
+    figures = crop_naming(StandInClassifier(), tmp_path, sure=0.65)
+    assert figures["cards"] == {"crops": 3, "right": pytest.approx(1 / 3), "wrong_and_sure": pytest.approx(1 / 3)}
+    assert figures["none"] == {"crops": 2, "right": 0.5, "wrong_and_sure": 0.5}

@@ -121,20 +121,27 @@ def _generate_no_deck_part(args: argparse.Namespace, part: str, command: str) ->
           f"({files})")
 
 
-def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespace, parts: tuple[str, ...],
-                         command: str, photo_kinds: tuple[tuple[str, float], ...]) -> int:
+def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: str) -> tuple[list[str], list[str]]:
+    """--decks (comma list, "" = every installed deck) and --val-decks -> (train decks, val decks); parser.error on
+    an unknown or missing deck, or when either side is empty."""
     available = [d.name for d in installed_decks()]
-    if not available:
-        print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5)", file=sys.stderr)
-        return 2
-    wanted = [d for d in args.decks.split(",") if d] or available
+    wanted = [d for d in decks.split(",") if d] or available
     unknown = [d for d in wanted if d not in DECKS_BY_NAME or d not in available]
     if unknown:
         parser.error(f"unknown or missing decks: {', '.join(unknown)}")
-    val = [d for d in args.val_decks.split(",") if d in wanted]
+    val = [d for d in val_decks.split(",") if d in wanted]
     train = [d for d in wanted if d not in val]
     if not train or not val:
         parser.error("need at least one train deck and one val deck")
+    return train, val
+
+
+def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespace, parts: tuple[str, ...],
+                         command: str, photo_kinds: tuple[tuple[str, float], ...]) -> int:
+    if not installed_decks():
+        print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5)", file=sys.stderr)
+        return 2
+    train, val = train_and_val_decks(parser, args.decks, args.val_decks)
 
     from vision.synth.dataset import generate
 

@@ -32,6 +32,9 @@ from vision.degrade import unsteady_blur
 from vision.detector import IndexDetector
 from vision.evaluation.metrics import box_iou
 from vision.reader import DETECTION_SIZES, DETECTOR_FILE, LARGER_DETECTION_SIZE, MIN_BOX_SIDE, MODELS_DIR
+from vision.synth.__main__ import DEFAULT_VAL, train_and_val_decks
+from vision.synth.decks import DECKS_BY_NAME, installed_decks, render_all
+from vision.synth.parts import worker
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.worker import deck, deck_for
 from vision.synth.scene import VISIBLE_FRACTION, jpeg_roundtrip
@@ -114,23 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=17)
     p.add_argument("--blur-share", type=float, default=0.6, help="share of photos blurred before detection")
     p.add_argument("--models", type=Path, default=MODELS_DIR, help=f"folder with the detector ({DETECTOR_FILE})")
-    p.add_argument("--decks", default="", help="train decks, comma-separated (default: all installed but the val decks)")
-    p.add_argument("--val-decks", default="", help="val decks, comma-separated (default: the generator's)")
+    p.add_argument("--decks", default="", help="decks to use, comma-separated (default: all installed)")
+    p.add_argument("--val-decks", default=",".join(DEFAULT_VAL), help="of those, the val decks (default: the generator's)")
     p.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
     args = p.parse_args(argv)
     if not 0.0 <= args.blur_share <= 1.0:
         p.error("--blur-share must be between 0 and 1")
-    from vision.synth.__main__ import DEFAULT_VAL
-    from vision.synth.decks import installed_decks
-    from vision.synth.parts import worker
-
-    installed = [d.name for d in installed_decks()]
-    val = [d for d in args.val_decks.split(",") if d in installed] if args.val_decks else \
-        [d for d in installed if d in DEFAULT_VAL]
-    train = [d for d in args.decks.split(",") if d in installed] if args.decks else \
-        [d for d in installed if d not in val]
-    if not (train if args.split == "train" else val):
-        p.error(f"no {args.split} deck installed (apt: gnome-cards-data, kdegames-card-data-kf5)")
+    train, val = train_and_val_decks(p, args.decks, args.val_decks)
+    val = [d.name for d in installed_decks() if d.name in val]  # in installed order, as detcrops-s17 was made
+    decks = train if args.split == "train" else val
+    render_all(args.cache, [DECKS_BY_NAME[d] for d in decks], workers=1)
     worker.init(worker.Config(out=str(args.out), cache=str(args.cache), seed=args.seed, train_decks=tuple(train),
                               val_decks=tuple(val)))
     detector = IndexDetector(args.models / DETECTOR_FILE)
@@ -149,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / f"manifest-{args.split}.json").write_text(json.dumps({
         "command": "python -m vision.training.detector_box_crops " + " ".join(sys.argv[1:] if argv is None else argv),
         "seed": args.seed, "photos": args.photos, "blur_share": args.blur_share,
-        "detector": str(args.models / DETECTOR_FILE), "total": sum(counts.values()), "per_class": counts}, indent=1))
+        "detector": str(args.models / DETECTOR_FILE), "decks": decks, "total": sum(counts.values()), "per_class": counts}, indent=1))
     print(f"{sum(counts.values())} crops ({counts[NONE_CLASS]} none) from {args.photos} photos in "
           f"{time.perf_counter() - start:.0f} s -> {folder}")
     return 0
