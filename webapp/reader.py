@@ -9,7 +9,7 @@ from webapp.photos import UploadRejected, sniff_content_type
 ROWS = ("front", "middle", "back")
 # Below this a card is flagged for the table to check: the reader's MIN_CARD_CONFIDENCE (cards under it reach a
 # hand only as fillers of a short hand; a test keeps the two equal without importing ONNX Runtime here).
-LOW_CONFIDENCE = 0.65
+LOW_CONFIDENCE = 0.7
 
 
 _slots_lock = threading.Lock()
