@@ -66,13 +66,24 @@ def test_the_command_writes_labelled_crops_and_a_manifest_that_counts_them(cache
     on_disk = {name: len(list((out / "crops" / "train" / name).glob("*.png"))) for name in CLASS_NAMES}
     assert on_disk == manifest["per_class"]
     assert manifest["total"] > 0 and sum(v for k, v in on_disk.items() if k != NONE_CLASS) > 0
+    assert sum(manifest["kinds"].values()) == 2
+
+
+@needs_decks
+def test_the_command_mines_only_the_photo_kinds_asked_for(cache, tmp_path, real_models):
+    out = tmp_path / "hands"
+    assert main(["--out", str(out), "--photos", "2", "--seed", "4", "--blur-share", "0", "--models", str(real_models),
+                 "--decks", f"{TEST_TRAIN_DECK},{TEST_VAL_DECK}", "--val-decks", TEST_VAL_DECK, "--cache", str(cache),
+                 "--photo-kinds", "hand=1"]) == 0
+    assert json.loads((out / "manifest-train.json").read_text())["kinds"] == {"hand": 2}
 
 
 @pytest.mark.parametrize("args, message", [
     (["--decks", "no_such_deck"], "unknown or missing decks: no_such_deck"),
     (["--blur-share", "1.5"], "--blur-share must be between 0 and 1"),
+    (["--photo-kinds", "fan=1"], "--photo-kinds: 'fan=1' is not KIND=WEIGHT"),
 ])
-def test_the_command_refuses_unknown_decks_and_a_blur_share_outside_0_1(tmp_path, capsys, args, message):
+def test_the_command_refuses_unknown_decks_kinds_and_a_blur_share_outside_0_1(tmp_path, capsys, args, message):
     with pytest.raises(SystemExit) as exit_info:
         main(["--out", str(tmp_path / "out"), "--photos", "1"] + args)
     assert exit_info.value.code == 2 and message in capsys.readouterr().err

@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--photo-lowres is a probability (0..1)")
     if not 0 <= args.tile_blur <= 1:
         parser.error("--tile-blur is a probability (0..1)")
-    photo_kinds = _photo_kinds(parser, args.photo_kinds)
+    photo_kinds = parse_photo_kinds(parser, args.photo_kinds)
     command = "python -m vision.synth " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     deck_parts = tuple(p for p in parts if p not in ("textcrops", "fontcrops"))
     if deck_parts:
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _photo_kinds(parser: argparse.ArgumentParser, text: str) -> tuple[tuple[str, float], ...]:
+def parse_photo_kinds(parser: argparse.ArgumentParser, text: str) -> tuple[tuple[str, float], ...]:
     """--photo-kinds "hand=3,scattered=1" -> (("hand", 3.0), ("scattered", 1.0)); parser.error on a bad entry."""
     from vision.synth.parts.photos import PHOTO_KINDS
 

@@ -1,7 +1,7 @@
 """Classifier crops cut where the detector puts its boxes, on synthetic photos of every kind, a share of them blurred.
 
     PYTHONPATH=. python -m vision.training.detector_box_crops --out /work/data/detcrops-s17 --photos 1200 \
-        --seed 17 --blur-share 0.6 [--models models]
+        --seed 17 --blur-share 0.6 [--models models] [--photo-kinds hand=3,rows=1]
 
 The generator's classifier crops (parts crops, photocrops) are cut at the labelled index boxes with a random jitter.
 At run time the classifier is given the detector's boxes instead, and on blurred photos a newer detector finds
@@ -22,6 +22,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -32,7 +33,7 @@ from vision.degrade import unsteady_blur
 from vision.detector import IndexDetector
 from vision.evaluation.metrics import box_iou
 from vision.reader import DETECTION_SIZES, DETECTOR_FILE, LARGER_DETECTION_SIZE, MIN_BOX_SIDE, MODELS_DIR
-from vision.synth.__main__ import DEFAULT_VAL, train_and_val_decks
+from vision.synth.__main__ import DEFAULT_VAL, parse_photo_kinds, train_and_val_decks
 from vision.synth.decks import DECKS_BY_NAME, installed_decks, render_all
 from vision.synth.parts import worker
 from vision.synth.parts.photos import render_photo
@@ -93,11 +94,12 @@ def photo_crops(image: np.ndarray, truth: list[tuple[str, tuple[float, float, fl
 
 
 def render(seed: int, split: str, item: int, blur_share: float
-           ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float], bool]], np.random.Generator]:
-    """A photo of part photos' kinds of one of the split's decks (the deck of its block, as the generator picks it),
-    maybe blurred, after a JPEG round trip; the truth of every index; the item's random stream."""
+           ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float], bool]], np.random.Generator, str]:
+    """A photo of part photos' kinds (or the run's --photo-kinds) of one of the split's decks (the deck of its block,
+    as the generator picks it), maybe blurred, after a JPEG round trip; the truth of every index; the item's random
+    stream; the photo's kind."""
     rng = np.random.default_rng([seed, RNG_KEY, 0 if split == "train" else 1, item])
-    image, sc, _, _ = render_photo(rng, deck(deck_for(split, item)), split)
+    image, sc, _, kind = render_photo(rng, deck(deck_for(split, item)), split)
     visible = sc.visible_labels()
     if rng.random() < blur_share and visible:
         index_px = float(np.median([max(lab.box[2] - lab.box[0], lab.box[3] - lab.box[1]) for lab in visible]))
@@ -106,7 +108,7 @@ def render(seed: int, split: str, item: int, blur_share: float
     image = jpeg_roundtrip(rng, image, (60, 95))
     truth = [(lab.code, tuple(lab.box), lab.visible >= VISIBLE_FRACTION) for lab in sc.labels
              if lab.box[2] > lab.box[0] and lab.box[3] > lab.box[1]]
-    return image, truth, rng
+    return image, truth, rng, kind
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,23 +122,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--decks", default="", help="decks to use, comma-separated (default: all installed)")
     p.add_argument("--val-decks", default=",".join(DEFAULT_VAL), help="of those, the val decks (default: the generator's)")
     p.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
+    p.add_argument("--photo-kinds", default="", help="kinds of photos with weights, e.g. hand=3,rows=1 "
+                                                     "(default: every kind, as in the generator's part photos)")
     args = p.parse_args(argv)
     if not 0.0 <= args.blur_share <= 1.0:
         p.error("--blur-share must be between 0 and 1")
+    photo_kinds = parse_photo_kinds(p, args.photo_kinds)
     train, val = train_and_val_decks(p, args.decks, args.val_decks)
     val = [d.name for d in installed_decks() if d.name in val]  # in installed order, as detcrops-s17 was made
     decks = train if args.split == "train" else val
     render_all(args.cache, [DECKS_BY_NAME[d] for d in decks], workers=1)
     worker.init(worker.Config(out=str(args.out), cache=str(args.cache), seed=args.seed, train_decks=tuple(train),
-                              val_decks=tuple(val)))
+                              val_decks=tuple(val), photo_kinds=photo_kinds))
     detector = IndexDetector(args.models / DETECTOR_FILE)
     folder = args.out / "crops" / args.split
     for name in CLASS_NAMES:
         (folder / name).mkdir(parents=True, exist_ok=True)
     counts = {name: 0 for name in CLASS_NAMES}
+    kinds: Counter[str] = Counter()
     start = time.perf_counter()
     for item in range(args.photos):
-        image, truth, rng = render(args.seed, args.split, item, args.blur_share)
+        image, truth, rng, kind = render(args.seed, args.split, item, args.blur_share)
+        kinds[kind] += 1
         for k, (label, crop) in enumerate(photo_crops(image, truth, detector, rng)):
             cv2.imwrite(str(folder / label / f"{item:06d}_{k:03d}.png"), crop)
             counts[label] += 1
@@ -145,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / f"manifest-{args.split}.json").write_text(json.dumps({
         "command": "python -m vision.training.detector_box_crops " + " ".join(sys.argv[1:] if argv is None else argv),
         "seed": args.seed, "photos": args.photos, "blur_share": args.blur_share,
-        "detector": str(args.models / DETECTOR_FILE), "decks": decks, "total": sum(counts.values()), "per_class": counts}, indent=1))
+        "detector": str(args.models / DETECTOR_FILE), "decks": decks, "kinds": dict(sorted(kinds.items())), "total": sum(counts.values()), "per_class": counts}, indent=1))
     print(f"{sum(counts.values())} crops ({counts[NONE_CLASS]} none) from {args.photos} photos in "
           f"{time.perf_counter() - start:.0f} s -> {folder}")
     return 0
