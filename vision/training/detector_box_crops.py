@@ -1,4 +1,5 @@
-"""Classifier crops cut where the detector puts its boxes, on synthetic photos of every kind, a share of them blurred.
+"""Classifier crops cut where the detector puts its boxes, on synthetic photos of every kind (or the kinds asked for
+with --photo-kinds), a share of them blurred.
 
     PYTHONPATH=. python -m vision.training.detector_box_crops --out /work/data/detcrops-s17 --photos 1200 \
         --seed 17 --blur-share 0.6 [--models models] [--photo-kinds hand=3,rows=1]
@@ -152,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / f"manifest-{args.split}.json").write_text(json.dumps({
         "command": "python -m vision.training.detector_box_crops " + " ".join(sys.argv[1:] if argv is None else argv),
         "seed": args.seed, "photos": args.photos, "blur_share": args.blur_share,
-        "detector": str(args.models / DETECTOR_FILE), "decks": decks, "kinds": dict(sorted(kinds.items())), "total": sum(counts.values()), "per_class": counts}, indent=1))
+        "detector": str(args.models / DETECTOR_FILE), "decks": decks, "kinds": dict(sorted(kinds.items())),
+        "total": sum(counts.values()), "per_class": counts}, indent=1))
     print(f"{sum(counts.values())} crops ({counts[NONE_CLASS]} none) from {args.photos} photos in "
           f"{time.perf_counter() - start:.0f} s -> {folder}")
     return 0
