@@ -78,10 +78,33 @@ def test_the_command_mines_only_the_photo_kinds_asked_for(cache, tmp_path, real_
     assert json.loads((out / "manifest-train.json").read_text())["kinds"] == {"hand": 2}
 
 
+@needs_decks
+def test_the_command_mines_photos_seen_from_the_tilts_asked_for(cache, tmp_path, real_models, monkeypatch):
+    from vision.synth import scene
+
+    tilts = []
+    make_camera = scene.make_camera
+
+    def recording_camera(*args, **kwargs):
+        tilts.append(kwargs.get("elevation"))
+        return make_camera(*args, **kwargs)
+
+    monkeypatch.setattr(scene, "make_camera", recording_camera)
+    out = tmp_path / "steep"
+    assert main(["--out", str(out), "--photos", "3", "--seed", "5", "--blur-share", "0", "--models", str(real_models),
+                 "--decks", f"{TEST_TRAIN_DECK},{TEST_VAL_DECK}", "--val-decks", TEST_VAL_DECK, "--cache", str(cache),
+                 "--photo-elevation", "30,40"]) == 0
+    assert len(tilts) == 3 and all(30 <= t <= 40 for t in tilts) and len(set(tilts)) == 3
+    assert json.loads((out / "manifest-train.json").read_text())["elevation"] == [30, 40]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--decks", "no_such_deck"], "unknown or missing decks: no_such_deck"),
     (["--blur-share", "1.5"], "--blur-share must be between 0 and 1"),
     (["--photo-kinds", "fan=1"], "--photo-kinds: 'fan=1' is not KIND=WEIGHT"),
+    (["--photo-elevation", "20,50"], "--photo-elevation: '20,50' is not LOW,HIGH"),
+    (["--photo-elevation", "60,40"], "--photo-elevation: '60,40' is not LOW,HIGH"),
+    (["--photo-elevation", "steep"], "--photo-elevation: 'steep' is not LOW,HIGH"),
 ])
 def test_the_command_refuses_unknown_decks_kinds_and_a_blur_share_outside_0_1(tmp_path, capsys, args, message):
     with pytest.raises(SystemExit) as exit_info:

@@ -93,6 +93,18 @@ def test_index_boxes_lie_in_the_corners_and_hold_dark_glyph_ink(cache, deck_name
             assert faint[:2].any() and faint[-2:].any() and faint[:, :2].any() and faint[:, -2:].any(), (code, corner)
 
 
+@pytest.mark.parametrize("elevation", [90.0, 60.0, 30.0])
+def test_a_fixed_camera_tilt_squeezes_the_table_across_the_view_by_its_sine(elevation):
+    from vision.synth import scene
+
+    cam = scene.make_camera(np.random.default_rng(0), 2.0, 100.0, (600, 600), yaw=0.0, elevation=elevation)
+    # a small square at the table origin, seen through the camera: one side keeps its length, the other shrinks
+    square = np.array([[[-0.01, -0.01], [0.01, -0.01], [0.01, 0.01], [-0.01, 0.01]]])
+    seen = cv2.perspectiveTransform(square, cam)[0]
+    sides = sorted([np.linalg.norm(seen[1] - seen[0]), np.linalg.norm(seen[2] - seen[1])])
+    assert sides[0] / sides[1] == pytest.approx(np.sin(np.radians(elevation)), abs=0.02)
+
+
 @needs_decks
 def test_rendered_scene_labels_only_uncovered_indices(cache):
     from vision.synth import layouts, scene

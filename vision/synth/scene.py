@@ -70,11 +70,13 @@ def local_scale(h: np.ndarray, x: float = 0.0, y: float = 0.0) -> float:
 
 def make_camera(rng: Rng, layout_size: float, card_px: float, image_size: tuple[int, int],
                 elevation_range: tuple[float, float] = (30, 90), yaw: float | None = None,
-                centre: tuple[float, float] | None = None) -> np.ndarray:
-    """A camera homography with about card_px pixels per table unit at the table origin."""
+                centre: tuple[float, float] | None = None, elevation: float | None = None) -> np.ndarray:
+    """A camera homography with about card_px pixels per table unit at the table origin; `elevation` (degrees)
+    fixes the tilt instead of drawing it."""
     yaw = rng.uniform(0, 360) if yaw is None else yaw
-    # Favour near top-down views; steep views are rarer in practice.
-    elevation = float(np.clip(90 - abs(rng.normal(0, 25)), *elevation_range))
+    if elevation is None:
+        # Favour near top-down views; steep views are rarer in practice.
+        elevation = float(np.clip(90 - abs(rng.normal(0, 25)), *elevation_range))
     distance = layout_size * rng.uniform(1.5, 5.0)
     w, h = image_size
     centre = (w / 2, h / 2) if centre is None else centre

@@ -1,8 +1,8 @@
 """Classifier crops cut where the detector puts its boxes, on synthetic photos of every kind (or the kinds asked for
-with --photo-kinds), a share of them blurred.
+with --photo-kinds, seen from the tilts asked for with --photo-elevation), a share of them blurred.
 
     PYTHONPATH=. python -m vision.training.detector_box_crops --out /work/data/detcrops-s17 --photos 1200 \
-        --seed 17 --blur-share 0.6 [--models models] [--photo-kinds hand=3,rows=1]
+        --seed 17 --blur-share 0.6 [--models models] [--photo-kinds hand=3,rows=1] [--photo-elevation 30,55]
 
 The generator's classifier crops (parts crops, photocrops) are cut at the labelled index boxes with a random jitter.
 At run time the classifier is given the detector's boxes instead, and on blurred photos a newer detector finds
@@ -37,7 +37,7 @@ from vision.reader import DETECTION_SIZES, DETECTOR_FILE, LARGER_DETECTION_SIZE,
 from vision.synth.__main__ import DEFAULT_VAL, parse_photo_kinds, train_and_val_decks
 from vision.synth.decks import DECKS_BY_NAME, installed_decks, render_all
 from vision.synth.parts import worker
-from vision.synth.parts.photos import render_photo
+from vision.synth.parts.photos import ELEVATION, render_photo
 from vision.synth.parts.worker import deck, deck_for
 from vision.synth.scene import VISIBLE_FRACTION, jpeg_roundtrip
 
@@ -112,6 +112,20 @@ def render(seed: int, split: str, item: int, blur_share: float
     return image, truth, rng, kind
 
 
+def parse_elevation(parser: argparse.ArgumentParser, text: str) -> tuple[float, float] | tuple[()]:
+    """--photo-elevation "30,55" -> (30.0, 55.0); "" -> (); parser.error unless 30 <= LOW <= HIGH <= 90."""
+    if not text:
+        return ()
+    try:
+        low, high = (float(v) for v in text.split(","))
+    except ValueError:
+        low = high = -1.0
+    if not (ELEVATION[0] <= low <= high <= ELEVATION[1]):
+        parser.error(f"--photo-elevation: {text!r} is not LOW,HIGH in degrees with "
+                     f"{ELEVATION[0]} <= LOW <= HIGH <= {ELEVATION[1]}")
+    return low, high
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, required=True)
@@ -125,16 +139,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
     p.add_argument("--photo-kinds", default="", help="kinds of photos with weights, e.g. hand=3,rows=1 "
                                                      "(default: every kind, as in the generator's part photos)")
+    p.add_argument("--photo-elevation", default="", metavar="LOW,HIGH",
+                   help="camera tilt in degrees (90 = top-down, 30 = steepest), drawn evenly between LOW and HIGH "
+                        "(default: the generator's, mostly near top-down)")
     args = p.parse_args(argv)
     if not 0.0 <= args.blur_share <= 1.0:
         p.error("--blur-share must be between 0 and 1")
+    elevation = parse_elevation(p, args.photo_elevation)
     photo_kinds = parse_photo_kinds(p, args.photo_kinds)
     train, val = train_and_val_decks(p, args.decks, args.val_decks)
     val = [d.name for d in installed_decks() if d.name in val]  # in installed order, as detcrops-s17 was made
     decks = train if args.split == "train" else val
     render_all(args.cache, [DECKS_BY_NAME[d] for d in decks], workers=1)
     worker.init(worker.Config(out=str(args.out), cache=str(args.cache), seed=args.seed, train_decks=tuple(train),
-                              val_decks=tuple(val), photo_kinds=photo_kinds))
+                              val_decks=tuple(val), photo_kinds=photo_kinds,
+                              photo_elevation=elevation))
     detector = IndexDetector(args.models / DETECTOR_FILE)
     folder = args.out / "crops" / args.split
     for name in CLASS_NAMES:
@@ -154,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": "python -m vision.training.detector_box_crops " + " ".join(sys.argv[1:] if argv is None else argv),
         "seed": args.seed, "photos": args.photos, "blur_share": args.blur_share,
         "detector": str(args.models / DETECTOR_FILE), "decks": decks, "kinds": dict(sorted(kinds.items())),
+        "elevation": list(elevation) or "default",
         "total": sum(counts.values()), "per_class": counts}, indent=1))
     print(f"{sum(counts.values())} crops ({counts[NONE_CLASS]} none) from {args.photos} photos in "
           f"{time.perf_counter() - start:.0f} s -> {folder}")

@@ -16,7 +16,7 @@ from vision.synth.parts.draws import choose
 from vision.synth.parts.framing import centre_layout, projected_card_corners, scale_about, text_sheet_args
 from vision.synth.parts.pool import run_items
 from vision.synth.parts.scenes import scene_truth
-from vision.synth.parts.worker import config, deck, deck_for, item_rng, photo_kind_weights
+from vision.synth.parts.worker import config, deck, deck_for, item_rng, photo_elevation_range, photo_kind_weights
 
 PHOTO_KINDS = [("rows", 0.4), ("hand", 0.2), ("scattered", 0.2), ("single", 0.2)]
 # Share of the picture's long side the cards span: 0.3 is a layout far from the camera (indices ~8 px
@@ -30,12 +30,15 @@ NOTES = (f"{dict(PHOTO_KINDS)} of 2000x1500 or 1500x2000 photos, cards spanning 
 
 def render_photo(rng: np.random.Generator, faces: DeckFaces, split: str) -> tuple[np.ndarray, scene.Scene, layouts.Layout, str]:
     """A photo of a layout of a random kind (before JPEG): the picture, its scene, the layout and the kind.
-    The kinds are drawn from the run's --photo-kinds when given (for crops or tiles of the kinds read worst)."""
+    The kinds are drawn from the run's --photo-kinds when given (for crops or tiles of the kinds read worst), the
+    camera's tilt evenly from the run's photo_elevation when given (steep views only)."""
     kind = choose(rng, list(photo_kind_weights()) or PHOTO_KINDS)
     layout = layouts.KINDS[kind](rng, faces.aspect)
     size = centre_layout(layout)
     w, h = (2000, 1500) if rng.random() < 0.5 else (1500, 2000)
-    cam = scene.make_camera(rng, size, 100.0, (w, h), elevation_range=ELEVATION)
+    steep = photo_elevation_range()
+    elevation = float(rng.uniform(*steep)) if steep else None  # no draw by default: default photos stay as they were
+    cam = scene.make_camera(rng, size, 100.0, (w, h), elevation_range=ELEVATION, elevation=elevation)
     proj = projected_card_corners(layout, cam)
     extent = proj.max(axis=0) - proj.min(axis=0)
     # the cards span FILL of the long side, at most 95 % of either side

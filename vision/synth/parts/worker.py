@@ -32,6 +32,7 @@ class Config:
     photo_kinds: tuple[tuple[str, float], ...] = ()  # (kind, weight) of the photo parts' photos; () = their default
     photo_lowres: float = 0.0  # chance that part photocrops shrinks and blurs a photo before cropping
     tile_blur: float = 0.0  # chance that part phototiles blurs a look (out of focus or moved) before cutting tiles
+    photo_elevation: tuple[float, float] = ()  # (low, high) degrees: photos' tilt drawn evenly in it; () = default
 
 
 _CONFIG: Config | None = None
@@ -57,6 +58,11 @@ def text_sheet_rate() -> float:
 def photo_kind_weights() -> tuple[tuple[str, float], ...]:
     """--photo-kinds of the current run; () when not given or outside a run."""
     return _CONFIG.photo_kinds if _CONFIG is not None else ()
+
+
+def photo_elevation_range() -> tuple[float, float] | tuple[()]:
+    """The run's even camera tilt range for photos (e.g. steep views only); () when not given or outside a run."""
+    return _CONFIG.photo_elevation if _CONFIG is not None else ()
 
 
 @lru_cache(maxsize=3)
