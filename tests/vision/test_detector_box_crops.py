@@ -106,7 +106,7 @@ def test_the_command_mines_photos_seen_from_the_tilts_asked_for(cache, tmp_path,
     (["--photo-elevation", "60,40"], "--photo-elevation: '60,40' is not LOW,HIGH"),
     (["--photo-elevation", "steep"], "--photo-elevation: 'steep' is not LOW,HIGH"),
 ])
-def test_the_command_refuses_unknown_decks_kinds_and_a_blur_share_outside_0_1(tmp_path, capsys, args, message):
+def test_the_command_refuses_unknown_decks_kinds_tilts_and_a_blur_share_outside_0_1(tmp_path, capsys, args, message):
     with pytest.raises(SystemExit) as exit_info:
         main(["--out", str(tmp_path / "out"), "--photos", "1"] + args)
     assert exit_info.value.code == 2 and message in capsys.readouterr().err
