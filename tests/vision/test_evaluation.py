@@ -11,8 +11,9 @@ import pytest
 
 from vision.evaluation import datasets
 from vision.evaluation.views import STEEP_VIEWS, steep_view, steep_view_homography, steep_view_with_boxes
+from vision.evaluation import run as run_module
 from vision.evaluation.evaluators import (evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
-                                          evaluate_singles)
+                                          evaluate_singles, index_size_bin)
 from vision.reader import CardReader
 
 from conftest import REPO
@@ -348,3 +349,27 @@ def test_lit_views_change_the_light_as_named_and_keep_the_labels(tmp_path):
     labels = [{"rank": "Q", "box": card_box("QH")}]
     data, same = lit_view_with_boxes(path, labels, "glare spot")
     assert same == labels and cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).shape == (540, 960, 3)
+
+
+def test_missed_cards_are_counted_by_the_size_of_their_index(tmp_path, reader):
+    codes = list(deal(3)[1])
+    write_scene(tmp_path, "0000", [codes], 30)
+    truth = json.loads((tmp_path / "0000.json").read_text())
+    truth.update(rows=None, kind="scattered")
+    absent = "AS" if "AS" not in codes else "KD"
+    truth["cards"].append({"code": absent, "indices": [[10.0, 10.0, 40.0, 30.0]]})  # labelled, never drawn: missed
+    (tmp_path / "0000.json").write_text(json.dumps(truth))
+    rows = [list(r) for r in deal(6)]
+    write_scene(tmp_path, "0001", [rows[0], rows[1], rows[2][:-1]], 0, truth_rows=rows)  # a back card not in the photo
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn mixed")
+    assert result.missed_by_size == {("scattered", "12–24 px"): 1, ("rows", "no visible index"): 1}
+    lines = run_module._section(result, None)
+    assert ("Cards missed, by the short side of their largest visible index (photo px): "
+            "rows no visible index ×1; scattered 12–24 px ×1") in lines
+
+
+@pytest.mark.parametrize("boxes, label", [([], "no visible index"), ([[0, 0, 30, 11.9]], "under 12 px"),
+                                          ([[0, 0, 8, 40], [0, 0, 30, 20]], "12–24 px"),
+                                          ([[0, 0, 100, 48]], "48 px and over")])
+def test_index_size_bin_takes_the_largest_index_by_its_short_side(boxes, label):
+    assert index_size_bin(boxes) == label

@@ -25,6 +25,11 @@ INSIDE_SHARE = 0.7  # an index "lies inside" a labelled card box when 70% of its
 # Wrong reads the player is not told to check: the costly kind at a table with money on the line
 SILENTLY_WRONG_PHOTOS = "photos read wrong without any warning"
 SILENTLY_WRONG_LAYOUTS = "layouts read wrong without any warning"
+# Missed cards are counted by the short side of their largest visible index (photo pixels): what bounds recall
+# (indices too small for the detector, or ordinary ones in fans) decides what to train next.
+MISSED_SIZE_BINS = ((0.0, 12.0, "under 12 px"), (12.0, 24.0, "12–24 px"), (24.0, 48.0, "24–48 px"),
+                    (48.0, float("inf"), "48 px and over"))
+NO_VISIBLE_INDEX = "no visible index"
 
 
 @dataclass
@@ -39,6 +44,7 @@ class SetResult:
     predicted: Counter = field(default_factory=Counter)
     actual: Counter = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)  # photo names not read right (first few shown)
+    missed_by_size: Counter = field(default_factory=Counter)  # (photo kind, MISSED_SIZE_BINS label) -> cards
 
     @property
     def per_class(self) -> dict[str, dict[str, float]]:
@@ -231,6 +237,22 @@ def _labelled_indices(scene: Scene) -> tuple[np.ndarray, list[str]]:
     return np.array([box for box, _ in pairs], np.float64).reshape(-1, 4), [code for _, code in pairs]
 
 
+def index_size_bin(boxes: list[list[float]]) -> str:
+    """The MISSED_SIZE_BINS label of the largest of a card's visible index boxes by its short side."""
+    if not boxes:
+        return NO_VISIBLE_INDEX
+    short = max(min(b[2] - b[0], b[3] - b[1]) for b in boxes)
+    return next(label for low, high, label in MISSED_SIZE_BINS if low <= short < high)
+
+
+def _count_missed(result: SetResult, scene: Scene, truth: Counter, guess: Counter) -> None:
+    boxes_by_code: dict[str, list[list[float]]] = {}
+    for code, boxes in scene.card_indices:
+        boxes_by_code.setdefault(code, []).extend(boxes)
+    for code in (truth - guess).elements():
+        result.missed_by_size[(scene.kind, index_size_bin(boxes_by_code.get(code, [])))] += 1
+
+
 def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetResult:
     """Full pipeline on rendered photos: cards found (per kind too), rows exactly right (3/5/5 layouts), index mAP
     of the detector alone at the reader's first size, and 52-class index mAP of what the whole reader finds.
@@ -257,6 +279,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
             truth_codes = Counter(code for row in scene.rows.values() for code in row)
         guess_codes = Counter(card.code for card in read.cards)
         result.count_cards(truth_codes, guess_codes)
+        _count_missed(result, scene, truth_codes, guess_codes)
         by_kind.setdefault(scene.kind, SetResult(scene.kind)).count_cards(truth_codes, guess_codes)
         if scene.rows is not None:
             layouts += 1

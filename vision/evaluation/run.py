@@ -14,8 +14,9 @@ import cv2
 from vision.crops import CARD_CODES
 from vision.evaluation import datasets
 from vision.evaluation.confusion_image import draw_confusion, side_by_side
-from vision.evaluation.evaluators import (EXTRA, MISSED, NO_CARD, SetResult, evaluate_detector_tiles,
-                                          evaluate_rank_boxes, evaluate_scenes, evaluate_singles)
+from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_BINS, NO_CARD, NO_VISIBLE_INDEX, SetResult,
+                                          evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
+                                          evaluate_singles)
 from vision.evaluation.metrics import worst_confusions
 from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, steep_view_bytes,
@@ -76,6 +77,12 @@ def _model_lines(models: Path) -> list[str]:
     return lines
 
 
+def _missed_order(item: tuple[tuple[str, str], int]) -> tuple[str, int]:
+    (kind, label), _ = item
+    labels = [bin_label for _, _, bin_label in MISSED_SIZE_BINS] + [NO_VISIBLE_INDEX]
+    return kind, labels.index(label)
+
+
 def _section(result: SetResult, classes: list[str] | None) -> list[str]:
     lines = [f"### {result.name}", "",
              f"{result.photos} photos ({result.unreadable} unreadable), {result.seconds:.1f} s "
@@ -96,6 +103,10 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
     if confusions:
         lines += ["Worst confusions (truth → read, count): " +
                   ", ".join(f"{t} → {p} ×{n}" for t, p, n in confusions), ""]
+    if result.missed_by_size:
+        lines += ["Cards missed, by the short side of their largest visible index (photo px): " + "; ".join(
+            f"{kind} {label} ×{n}" for (kind, label), n in sorted(result.missed_by_size.items(), key=_missed_order)),
+            ""]
     if result.failures:
         lines += [f"First failures ({len(result.failures)} in all):", ""]
         lines += [f"- {failure}" for failure in result.failures[:8]] + [""]
