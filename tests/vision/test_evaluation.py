@@ -351,7 +351,7 @@ def test_lit_views_change_the_light_as_named_and_keep_the_labels(tmp_path):
     assert same == labels and cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).shape == (540, 960, 3)
 
 
-def test_missed_cards_are_counted_by_the_size_of_their_index(tmp_path, reader):
+def test_cards_not_read_are_counted_by_the_size_of_their_index(tmp_path, reader):
     codes = list(deal(3)[1])
     write_scene(tmp_path, "0000", [codes], 30)
     truth = json.loads((tmp_path / "0000.json").read_text())
@@ -364,7 +364,8 @@ def test_missed_cards_are_counted_by_the_size_of_their_index(tmp_path, reader):
     result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn mixed")
     assert result.missed_by_size == {("scattered", "12–24 px"): 1, ("rows", "no visible index"): 1}
     lines = run_module._section(result, None)
-    assert ("Cards missed, by the short side of their largest visible index (photo px): "
+    assert ("Cards not read (missed, or read as another card), by the short side of their largest visible index "
+            "(photo px): "
             "rows no visible index ×1; scattered 12–24 px ×1") in lines
 
 

@@ -104,9 +104,9 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
         lines += ["Worst confusions (truth → read, count): " +
                   ", ".join(f"{t} → {p} ×{n}" for t, p, n in confusions), ""]
     if result.missed_by_size:
-        lines += ["Cards missed, by the short side of their largest visible index (photo px): " + "; ".join(
-            f"{kind} {label} ×{n}" for (kind, label), n in sorted(result.missed_by_size.items(), key=_missed_order)),
-            ""]
+        counts = sorted(result.missed_by_size.items(), key=_missed_order)
+        lines += ["Cards not read (missed, or read as another card), by the short side of their largest visible index "
+                  "(photo px): " + "; ".join(f"{kind} {label} ×{n}" for (kind, label), n in counts), ""]
     if result.failures:
         lines += [f"First failures ({len(result.failures)} in all):", ""]
         lines += [f"- {failure}" for failure in result.failures[:8]] + [""]
