@@ -30,6 +30,7 @@ SILENTLY_WRONG_LAYOUTS = "layouts read wrong without any warning"
 MISSED_SIZE_BINS = ((0.0, 12.0, "under 12 px"), (12.0, 24.0, "12–24 px"), (24.0, 48.0, "24–48 px"),
                     (48.0, float("inf"), "48 px and over"))
 NO_VISIBLE_INDEX = "no visible index"
+MISSED_SIZE_LABELS = tuple(label for _, _, label in MISSED_SIZE_BINS) + (NO_VISIBLE_INDEX,)  # the report's order
 
 
 @dataclass

@@ -14,7 +14,7 @@ import cv2
 from vision.crops import CARD_CODES
 from vision.evaluation import datasets
 from vision.evaluation.confusion_image import draw_confusion, side_by_side
-from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_BINS, NO_CARD, NO_VISIBLE_INDEX, SetResult,
+from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_LABELS, NO_CARD, SetResult,
                                           evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
                                           evaluate_singles)
 from vision.evaluation.metrics import worst_confusions
@@ -77,12 +77,6 @@ def _model_lines(models: Path) -> list[str]:
     return lines
 
 
-def _missed_order(item: tuple[tuple[str, str], int]) -> tuple[str, int]:
-    (kind, label), _ = item
-    labels = [bin_label for _, _, bin_label in MISSED_SIZE_BINS] + [NO_VISIBLE_INDEX]
-    return kind, labels.index(label)
-
-
 def _section(result: SetResult, classes: list[str] | None) -> list[str]:
     lines = [f"### {result.name}", "",
              f"{result.photos} photos ({result.unreadable} unreadable), {result.seconds:.1f} s "
@@ -104,7 +98,8 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
         lines += ["Worst confusions (truth → read, count): " +
                   ", ".join(f"{t} → {p} ×{n}" for t, p, n in confusions), ""]
     if result.missed_by_size:
-        counts = sorted(result.missed_by_size.items(), key=_missed_order)
+        counts = sorted(result.missed_by_size.items(),
+                        key=lambda item: (item[0][0], MISSED_SIZE_LABELS.index(item[0][1])))
         lines += ["Cards not read (missed, or read as another card), by the short side of their largest visible index "
                   "(photo px): " + "; ".join(f"{kind} {label} ×{n}" for (kind, label), n in counts), ""]
     if result.failures:
