@@ -610,3 +610,62 @@ def test_a_crossed_seven_bar_crosses_the_stem_halfway_down():
         stem_right = 100 + (y - 15) * (50 - 100) / 85
         assert bar[:, 0].min() < stem_left and bar[:, 0].max() > stem_right
         assert bar[:, 0].mean() == pytest.approx((stem_left + stem_right) / 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# A deck cache carried to a machine without the decks (a lent GPU machine: scripts/device_detector_step.sh)
+
+
+def test_a_deck_whose_faces_are_cached_is_available_without_its_svg(tmp_path, monkeypatch):
+    from vision.synth import decks
+
+    absent = decks.Deck("absent", "kde", "no-such-deck/none.svgz", "none", "none")
+    monkeypatch.setattr(decks, "DECKS", [absent])
+    assert decks.available_decks(tmp_path) == []
+    (tmp_path / "absent").mkdir()
+    (tmp_path / "absent" / "done.json").write_text("{}")
+    assert decks.available_decks(tmp_path) == [absent]
+    assert decks.installed_decks() == []
+
+
+def test_a_face_re_encoded_as_webp_loads_with_its_alpha(tmp_path):
+    from vision.synth.decks import DECKS, DeckError, load_face
+
+    deck = DECKS[0]
+    face = np.zeros((72, 46, 4), np.uint8)
+    face[8:64, 6:40] = (250, 250, 250, 255)
+    (tmp_path / deck.name).mkdir()
+    ok, webp = cv2.imencode(".webp", face, [cv2.IMWRITE_WEBP_QUALITY, 92])
+    assert ok
+    (tmp_path / deck.name / "AS.webp").write_bytes(webp.tobytes())
+    loaded = load_face(tmp_path, deck, "AS")
+    assert loaded.shape == (72, 46, 4)
+    opaque = face[..., 3] > 0  # lossy WebP drops the colour of transparent pixels, which nothing draws
+    assert (loaded[..., 3] == face[..., 3]).mean() > 0.99
+    assert np.abs(loaded[..., :3].astype(int) - face[..., :3])[opaque].max() < 16
+    with pytest.raises(DeckError):
+        load_face(tmp_path, deck, "KH")
+
+
+@needs_decks
+def test_phototiles_generate_from_a_webp_cache_with_the_decks_uninstalled(cache, tmp_path, monkeypatch, capsys):
+    from vision.synth import __main__ as synth_cli
+    from vision.synth import decks
+
+    webp_cache = tmp_path / "cache"
+    for name in (TEST_TRAIN_DECK, TEST_VAL_DECK):
+        (webp_cache / name).mkdir(parents=True)
+        (webp_cache / name / "done.json").write_text((cache / name / "done.json").read_text())
+        for png in (cache / name).glob("*.png"):
+            ok, webp = cv2.imencode(".webp", cv2.imread(str(png), cv2.IMREAD_UNCHANGED), [cv2.IMWRITE_WEBP_QUALITY, 92])
+            (webp_cache / name / f"{png.stem}.webp").write_bytes(webp.tobytes())
+    monkeypatch.setattr(decks, "AISLERIOT_DIR", tmp_path / "no-aisleriot")
+    monkeypatch.setattr(decks, "KDE_DIR", tmp_path / "no-kde")
+    monkeypatch.setattr(synth_cli, "installed_decks", lambda: [])
+    out = tmp_path / "ds"
+    status = synth_cli.main(["--out", str(out), "--cache", str(webp_cache), "--seed", "3", "--parts", "phototiles",
+                             "--photo-tiles", "24", "--val-fraction", "0.5", "--decks",
+                             f"{TEST_TRAIN_DECK},{TEST_VAL_DECK}", "--val-decks", TEST_VAL_DECK, "--workers", "1"])
+    assert status == 0, capsys.readouterr().err
+    labels = list((out / "phototiles" / "labels" / "train").glob("*.txt"))
+    assert labels and sum(bool(p.read_text().strip()) for p in labels) >= len(labels) // 2

@@ -27,3 +27,13 @@ def test_keep_epoch_copies_saves_each_epochs_last_checkpoint_under_its_number(tm
             callback(SimpleNamespace(last=last, epoch=epoch))  # ultralytics counts epochs from 0
     assert (tmp_path / "epoch1.pt").read_bytes() == b"first"
     assert (tmp_path / "epoch2.pt").read_bytes() == b"second"
+
+
+def test_results_are_read_back_without_polars_as_columns_of_floats(tmp_path: Path):
+    from vision.training.train_detector import read_results_without_polars
+
+    csv = tmp_path / "results.csv"
+    csv.write_text("epoch,time,metrics/mAP50(B)\n1,22.5,0.935\n2,30,0.946\n")
+    assert read_results_without_polars(SimpleNamespace(csv=csv)) == {
+        "epoch": [1.0, 2.0], "time": [22.5, 30.0], "metrics/mAP50(B)": [0.935, 0.946]}
+    assert read_results_without_polars(SimpleNamespace(csv=tmp_path / "missing.csv")) == {}

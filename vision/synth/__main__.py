@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from vision.synth.decks import DECKS_BY_NAME, installed_decks
+from vision.synth.decks import DECKS_BY_NAME, available_decks, installed_decks
 
 DEFAULT_VAL = ["paris", "kde_gm_paris", "neoclassical"]
 ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "phototiles", "textcrops", "fontcrops")
@@ -121,10 +121,11 @@ def _generate_no_deck_part(args: argparse.Namespace, part: str, command: str) ->
           f"({files})")
 
 
-def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: str) -> tuple[list[str], list[str]]:
-    """--decks (comma list, "" = every installed deck) and --val-decks -> (train decks, val decks); parser.error on
-    an unknown or missing deck, or when either side is empty."""
-    available = [d.name for d in installed_decks()]
+def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: str,
+                        cache: Path | None = None) -> tuple[list[str], list[str]]:
+    """--decks (comma list, "" = every installed or cached deck) and --val-decks -> (train decks, val decks);
+    parser.error on an unknown or missing deck, or when either side is empty."""
+    available = [d.name for d in (installed_decks() if cache is None else available_decks(cache))]
     wanted = [d for d in decks.split(",") if d] or available
     unknown = [d for d in wanted if d not in DECKS_BY_NAME or d not in available]
     if unknown:
@@ -138,10 +139,10 @@ def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: 
 
 def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespace, parts: tuple[str, ...],
                          command: str, photo_kinds: tuple[tuple[str, float], ...]) -> int:
-    if not installed_decks():
-        print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5)", file=sys.stderr)
+    if not available_decks(args.cache):
+        print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5) or cached", file=sys.stderr)
         return 2
-    train, val = train_and_val_decks(parser, args.decks, args.val_decks)
+    train, val = train_and_val_decks(parser, args.decks, args.val_decks, args.cache)
 
     from vision.synth.dataset import generate
 

@@ -81,6 +81,12 @@ def installed_decks() -> list[Deck]:
     return [deck for deck in DECKS if deck.path.exists()]
 
 
+def available_decks(cache_dir: Path) -> list[Deck]:
+    """Decks whose SVG is installed or whose faces are already cached (a machine without the apt packages, e.g. a
+    lent GPU machine, generates from a cache carried to it)."""
+    return [deck for deck in DECKS if deck.path.exists() or (cache_dir / deck.name / "done.json").exists()]
+
+
 def _render_element(deck: Deck, element: str, zoom: float) -> np.ndarray:
     if shutil.which("rsvg-convert") is None:
         raise DeckError("rsvg-convert is not installed (apt package librsvg2-bin)")
@@ -127,6 +133,8 @@ def render_deck(deck: Deck, cache_dir: Path) -> Path:
 def load_face(cache_dir: Path, deck: Deck, code: str) -> np.ndarray:
     """The cached RGBA face, composited on its own opaque card colour inside the card outline."""
     path = cache_dir / deck.name / f"{code}.png"
+    if not path.exists() and path.with_suffix(".webp").exists():
+        path = path.with_suffix(".webp")  # a cache re-encoded smaller to travel
     image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if image is None:
         raise DeckError(f"missing cached face {path}; run the generator's render step")

@@ -117,6 +117,32 @@ def keep_epoch_copies(model: object) -> None:
     model.add_callback("on_model_save", copy_last)
 
 
+def read_results_without_polars(trainer: object) -> dict:
+    """results.csv as {column: [values]} with the csv module (what ultralytics builds with polars, a 54 MB wheel
+    that a lent GPU machine lacks and cannot fetch)."""
+    import csv
+
+    try:
+        with open(trainer.csv, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return {}
+    return {key.strip(): [float(row[key]) for row in rows] for key in (rows[0] if rows else {})}
+
+
+def patch_for_offline_machine(device: str) -> None:
+    """Without polars, checkpoints keep their results via the csv module (plots are off, so nothing else needs it).
+    On a GPU, skip ultralytics' AMP check: it downloads a pretrained model, which this project never does."""
+    from ultralytics.engine import trainer as trainer_module
+
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        trainer_module.BaseTrainer.read_results_csv = read_results_without_polars
+    if device != "cpu":
+        trainer_module.check_amp = lambda _model: True
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", type=Path, help="detect/data.yaml of a synth-vN dataset")
@@ -138,6 +164,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--cache", choices=["auto", "ram", "disk", "none"], default="auto")
     p.add_argument("--resume", action="store_true", help="continue <out>/train/weights/last.pt")
     p.add_argument("--time", type=float, default=None, help="hours; ultralytics stops training after this")
+    p.add_argument("--device", default="cpu", help="cpu, or a CUDA device such as 0 (then mixed precision)")
     p.add_argument("--keep-epochs", action="store_true", help="copy last.pt to epoch<N>.pt after every epoch")
     return p.parse_args(argv)
 
@@ -146,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from ultralytics import YOLO
 
+    patch_for_offline_machine(args.device)
     set_threads()
     last = args.out / "train" / "weights" / "last.pt"
     if args.resume:
@@ -178,10 +206,10 @@ def main(argv: list[str] | None = None) -> int:
         epochs=args.epochs,
         imgsz=args.imgsz,
         batch=args.batch,
-        device="cpu",
+        device=args.device,
         workers=args.workers,
         cache=cache,
-        amp=False,
+        amp=args.device != "cpu",
         plots=False,
         pretrained=str(args.init) if args.init is not None else False,  # False would drop --init weights
         seed=args.seed,

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# One detector step on a lent GPU machine (the `device` tool; models/in-training/README.md says when and how).
+# That machine has torch but no ultralytics, no card decks and no network, and a call may carry 64 MiB, so it
+# gets (in .devcarry/, ignored by git): ultralytics' wheels, the rendered deck faces re-encoded as WebP, and a
+# val tile set. It renders fresh photo tiles there with all its cores, trains from models/in-training/detector.pt
+# for a fixed time and writes the stripped weights, results.csv and the log to $OUT.
+# Usage there: bash scripts/device_detector_step.sh SEED TILES TRAIN_HOURS [extra train_detector args...]
+set -uo pipefail
+seed=${1:?seed}; tiles=${2:?tiles}; hours=${3:?hours}; shift 3
+out=${OUT:?OUT is set by the device tool}
+carry=.devcarry
+py=${PY:-python3}; device=${DEVICE:-0}  # PY and DEVICE=cpu only for a rehearsal on this machine
+start=$(date +%s)
+say() { echo "[$(( $(date +%s) - start )) s] $*"; }
+
+$py -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site $carry/whl/*.whl || exit 3
+export PYTHONPATH=/tmp/site:$PWD YOLO_OFFLINE=1 PYTHONUNBUFFERED=1 TRAIN_THREADS=8 YOLO_CONFIG_DIR=/tmp/yolo-config
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
+workers=$(nproc)
+say "rendering $tiles tiles with $workers workers"
+# Rendering is capped: tiles already written (each with its labels) are used even if the cap cuts the rest.
+timeout 150 $py -m vision.synth --out /tmp/gen --cache $carry/deckcache --seed "$seed" --parts phototiles \
+    --photo-tiles "$tiles" --val-fraction 0.01 --tile-blur 0.35 --workers "$workers" 2>&1 | tail -4
+rendered=$(ls /tmp/gen/phototiles/labels/train 2>/dev/null | wc -l)
+say "$rendered train tiles rendered"
+[ "$rendered" -ge 500 ] || exit 4
+cat > /tmp/data.yaml <<EOF
+path: /
+train: /tmp/gen/phototiles/images/train
+val: $PWD/$carry/valtiles/images/val
+names:
+  0: index
+EOF
+say "training"
+# Strip a copy of each epoch's checkpoint into $OUT as it lands, so a run cut off still returns its weights.
+( while sleep 20; do
+    $py - "$out" <<'PY' 2>/dev/null
+import sys, pathlib
+from ultralytics.utils.torch_utils import strip_optimizer
+weights = pathlib.Path("/tmp/run/train/weights")
+epochs = sorted(weights.glob("epoch*.pt"), key=lambda p: int(p.stem[5:]))
+for p in epochs[-3:]:
+    dst = pathlib.Path(sys.argv[1]) / p.name
+    if not dst.exists():
+        strip_optimizer(p, dst)
+for old in sorted(pathlib.Path(sys.argv[1]).glob("epoch*.pt"), key=lambda p: int(p.stem[5:]))[:-3]:
+    old.unlink()
+PY
+  done ) &
+watcher=$!
+$py -m vision.training.train_detector --data /tmp/data.yaml --init models/in-training/detector.pt \
+    --out /tmp/run --device "$device" --time "$hours" --epochs 1000 --imgsz 320 --workers "$workers" --seed "$seed" \
+    --keep-epochs --cache ram "$@" 2>&1 | grep -v "^ *[0-9]*/[0-9]* .*it/s\]$" | tee $out/train.log | tail -60
+kill $watcher 2>/dev/null
+for f in best.pt last.pt; do cp /tmp/run/train/weights/$f $out/ 2>/dev/null; done
+cp /tmp/run/train/results.csv $out/ 2>/dev/null
+ls -la $out
+say "done"
