@@ -652,13 +652,12 @@ def test_phototiles_generate_from_a_webp_cache_with_the_decks_uninstalled(cache,
     from vision.synth import __main__ as synth_cli
     from vision.synth import decks
 
+    from vision.synth.cache_pack import pack_cache
+
     webp_cache = tmp_path / "cache"
-    for name in (TEST_TRAIN_DECK, TEST_VAL_DECK):
-        (webp_cache / name).mkdir(parents=True)
-        (webp_cache / name / "done.json").write_text((cache / name / "done.json").read_text())
-        for png in (cache / name).glob("*.png"):
-            ok, webp = cv2.imencode(".webp", cv2.imread(str(png), cv2.IMREAD_UNCHANGED), [cv2.IMWRITE_WEBP_QUALITY, 92])
-            (webp_cache / name / f"{png.stem}.webp").write_bytes(webp.tobytes())
+    assert pack_cache(cache, webp_cache) > 0
+    assert sorted(p.name for p in webp_cache.iterdir()) == sorted([TEST_TRAIN_DECK, TEST_VAL_DECK])
+    assert not list(webp_cache.glob("*/*.png")) and len(list(webp_cache.glob(f"{TEST_VAL_DECK}/*.webp"))) == 52
     monkeypatch.setattr(decks, "AISLERIOT_DIR", tmp_path / "no-aisleriot")
     monkeypatch.setattr(decks, "KDE_DIR", tmp_path / "no-kde")
     monkeypatch.setattr(synth_cli, "installed_decks", lambda: [])

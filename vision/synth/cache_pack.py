@@ -1,0 +1,46 @@
+"""Re-encode a rendered deck cache as lossy WebP (alpha kept) so it travels where the decks are not installed.
+
+    python -m vision.synth.cache_pack /work/data/deck-cache .devcarry/deckcache [--quality 92]
+
+All 15 decks: 73 MB of PNG -> 18 MB. The generator reads <code>.webp where <code>.png is missing (decks.load_face);
+lossy WebP drops only the colour of fully transparent pixels, which nothing draws, and the faces are shrunk far
+below their 720 px when a scene is drawn.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+import cv2
+
+
+def pack_cache(source: Path, target: Path, quality: int = 92) -> int:
+    """Copy every deck folder of source into target with its faces as WebP; returns the bytes written for faces."""
+    written = 0
+    for deck in sorted(p for p in source.iterdir() if (p / "done.json").exists()):
+        (target / deck.name).mkdir(parents=True, exist_ok=True)
+        for face in sorted(deck.glob("*.png")):
+            ok, data = cv2.imencode(".webp", cv2.imread(str(face), cv2.IMREAD_UNCHANGED),
+                                    [cv2.IMWRITE_WEBP_QUALITY, quality])
+            if not ok:
+                raise ValueError(f"could not encode {face} as WebP")
+            (target / deck.name / f"{face.stem}.webp").write_bytes(data.tobytes())
+            written += len(data)
+        shutil.copyfile(deck / "done.json", target / deck.name / "done.json")  # last: marks the deck complete
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("source", type=Path, help="a deck cache (<deck>/<code>.png + done.json)")
+    p.add_argument("target", type=Path)
+    p.add_argument("--quality", type=int, default=92)
+    args = p.parse_args(argv)
+    written = pack_cache(args.source, args.target, args.quality)
+    print(f"{written / 1e6:.1f} MB of WebP faces in {args.target}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
