@@ -11,10 +11,11 @@ import pytest
 from conftest import TEST_TRAIN_DECK, TEST_VAL_DECK, needs_decks
 from vision.crops import CLASS_NAMES, CROP_SIZE, NONE_CLASS, index_crop
 from vision.training.crop_naming import crop_naming
-from vision.training.detector_box_crops import NONE_PER_PHOTO, SIZES, label_detections, main, photo_crops
+from vision.training.detector_box_crops import (NONE_PER_PHOTO, SIZES, IndexTruth, label_detections, main,
+                                                photo_crops)
 
-TRUTH = [("KH", (100.0, 100.0, 120.0, 130.0), True),    # a visible index
-         ("7S", (300.0, 300.0, 320.0, 330.0), False)]   # a covered one
+TRUTH = [IndexTruth("KH", (100.0, 100.0, 120.0, 130.0), True),    # a visible index
+         IndexTruth("7S", (300.0, 300.0, 320.0, 330.0), False)]   # a covered one
 
 
 def test_a_box_is_the_index_it_covers_none_where_it_touches_none_and_skipped_in_between():
@@ -26,6 +27,15 @@ def test_a_box_is_the_index_it_covers_none_where_it_touches_none_and_skipped_in_
         [112, 120, 140, 150],   # over a corner of KH: not `none` either
     ], np.float64)
     assert label_detections(boxes, TRUTH) == ["KH", NONE_CLASS, None, None, None]
+
+
+def test_with_suit_hidden_none_a_box_on_an_index_whose_suit_is_covered_is_none_visible_or_not():
+    truth = [IndexTruth("QH", (100.0, 100.0, 120.0, 130.0), True, suit_hidden=True),
+             IndexTruth("7S", (300.0, 300.0, 320.0, 330.0), False, suit_hidden=True),
+             IndexTruth("KD", (500.0, 100.0, 520.0, 130.0), True)]
+    boxes = np.array([[101, 101, 121, 131], [300, 301, 320, 331], [500, 101, 520, 131]], np.float64)
+    assert label_detections(boxes, truth) == ["QH", None, "KD"]  # as before: named when visible enough
+    assert label_detections(boxes, truth, suit_hidden_none=True) == [NONE_CLASS, NONE_CLASS, "KD"]
 
 
 def test_every_box_is_none_on_a_photo_without_indices_and_no_boxes_give_no_labels():

@@ -126,6 +126,44 @@ def test_rendered_scene_labels_only_uncovered_indices(cache):
     assert tl.box[0] < 300 and tl.box[1] < 300
 
 
+@needs_decks
+def test_scene_labels_say_how_much_of_each_suit_is_uncovered(cache):
+    from vision.synth import layouts, scene
+    from vision.synth.bank import load_deck_faces
+
+    deck = load_deck_faces(cache, DECKS_BY_NAME[TEST_TRAIN_DECK])
+    rng = np.random.default_rng(3)
+    layout = layouts.Layout([layouts.Placed("AS", 0, 0, 0), layouts.Placed("KH", 0, 0, 0)], deck.aspect)
+    cam = scene.make_camera(rng, 2.0, 300.0, (600, 600), elevation_range=(90, 90), yaw=0.0)
+    sc = scene.render_layout(rng, layout, deck, cam, (600, 600))
+    suit = {(lab.code, lab.corner): lab.suit_visible for lab in sc.labels}
+    assert suit[("AS", 0)] == suit[("AS", 1)] == 0.0  # under the king
+    assert suit[("KH", 0)] > 0.9 and suit[("KH", 1)] > 0.9
+
+
+def test_the_suit_band_is_the_lower_part_of_a_top_left_index_and_the_upper_of_a_bottom_right_one():
+    from vision.synth import scene
+
+    hull = np.array([[10, 20], [30, 20], [30, 70], [10, 70]], np.float32)  # 50 tall
+    low = 70 - scene.SUIT_BAND * 50
+    assert np.allclose(scene._suit_band(hull, 0), [[10, low], [30, low], [30, 70], [10, 70]])
+    high = 20 + scene.SUIT_BAND * 50
+    assert np.allclose(scene._suit_band(hull, 1), [[10, 20], [30, 20], [30, high], [10, high]])
+
+
+def test_visible_fraction_counts_where_the_card_is_on_top_and_outside_the_image_as_covered():
+    from vision.synth import scene
+
+    owner = np.ones((100, 100), np.int16)
+    owner[:, 50:] = 2
+    square = np.array([[20, 20], [80, 20], [80, 40], [20, 40]], np.float32)
+    assert abs(scene._visible_fraction(square, 1200.0, owner, 1) - 0.5) < 0.05
+    assert abs(scene._visible_fraction(square, 1200.0, owner, 2) - 0.5) < 0.05
+    half_out = np.array([[80, 0], [120, 0], [120, 20], [80, 20]], np.float32)
+    assert abs(scene._visible_fraction(half_out, 800.0, owner, 2) - 0.5) < 0.05
+    assert scene._visible_fraction(square + 500, 1200.0, owner, 1) == 0.0
+
+
 def _generate(out: Path, cache: Path, seed: int) -> dict:
     from vision.synth.dataset import generate
 

@@ -18,6 +18,7 @@ from vision.synth.layouts import Layout
 
 Rng = np.random.Generator
 VISIBLE_FRACTION = 0.6
+SUIT_BAND = 0.4  # the suit glyph's share of an upright index's height (rank above, suit below)
 PROP_OWNER = -2
 TABLE_OWNER = -1
 
@@ -29,6 +30,7 @@ class IndexLabel:
     corner: int  # 0 = top-left, 1 = bottom-right
     box: tuple[float, float, float, float]  # axis-aligned box of the index ink, image pixels, clipped
     visible: float  # fraction of the index uncovered and inside the image
+    suit_visible: float = 1.0  # the same for the suit's band (the index's lower SUIT_BAND, read upright)
 
 
 @dataclass
@@ -230,7 +232,6 @@ def _text_sheet(rng: Rng, img: np.ndarray, owner: np.ndarray, layout: Layout, ca
 
 
 def _index_labels(layout: Layout, deck: DeckFaces, homographies: list[np.ndarray], owner: np.ndarray) -> list[IndexLabel]:
-    h, w = owner.shape
     labels = []
     for number, (placed, h_face) in enumerate(zip(layout.cards, homographies)):
         face = deck.faces[placed.code]
@@ -239,18 +240,34 @@ def _index_labels(layout: Layout, deck: DeckFaces, homographies: list[np.ndarray
             area = abs(cv2.contourArea(poly.astype(np.float32)))
             if area < 1:
                 continue
-            roi = _roi(poly, (h, w))
-            visible = 0.0
-            if roi is not None:
-                x0, y0, x1, y1 = roi
-                mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-                cv2.fillPoly(mask, [np.round((poly - [x0, y0]) * 4).astype(np.int32)], 1, shift=2)
-                inside = mask.sum()
-                mine = (owner[y0:y1, x0:x1][mask > 0] == number).sum()
-                visible = float(mine) / max(area, float(inside), 1.0)
+            visible = _visible_fraction(poly, area, owner, number)
+            suit = _project(h_face, _suit_band(hull, corner))
+            suit_visible = _visible_fraction(suit, abs(cv2.contourArea(suit.astype(np.float32))), owner, number)
             box = (float(poly[:, 0].min()), float(poly[:, 1].min()), float(poly[:, 0].max()), float(poly[:, 1].max()))
-            labels.append(IndexLabel(placed.code, number, corner, box, visible))
+            labels.append(IndexLabel(placed.code, number, corner, box, visible, suit_visible))
     return labels
+
+
+def _visible_fraction(poly: np.ndarray, area: float, owner: np.ndarray, number: int) -> float:
+    """Share of the polygon (image pixels) where card `number` is on top, of its whole area (parts outside count
+    as covered)."""
+    roi = _roi(poly, owner.shape[:2])
+    if roi is None or area < 1:
+        return 0.0
+    x0, y0, x1, y1 = roi
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round((poly - [x0, y0]) * 4).astype(np.int32)], 1, shift=2)
+    mine = (owner[y0:y1, x0:x1][mask > 0] == number).sum()
+    return float(mine) / max(area, float(mask.sum()), 1.0)
+
+
+def _suit_band(hull: np.ndarray, corner: int) -> np.ndarray:
+    """The suit's band of an index, face coordinates: the lower SUIT_BAND of its box for the top-left index, the
+    upper for the bottom-right one (the same index turned 180°)."""
+    x0, y0 = hull.min(axis=0)
+    x1, y1 = hull.max(axis=0)
+    top, bottom = (y1 - SUIT_BAND * (y1 - y0), y1) if corner == 0 else (y0, y0 + SUIT_BAND * (y1 - y0))
+    return np.array([[x0, top], [x1, top], [x1, bottom], [x0, bottom]], np.float32)
 
 
 def clip_box(box: tuple[float, float, float, float], w: int, h: int) -> tuple[float, float, float, float]:

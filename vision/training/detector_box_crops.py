@@ -14,7 +14,10 @@ dev photos), then the detector runs on the whole photo at each of the reader's s
 crop (vision.crops.index_crop, the reader's rule) labelled by the truth:
 - the code of the visible index it covers (IoU >= MATCH_IOU with its box), or
 - `none` when it touches no index at all, visible or covered (pips, art, table), at most NONE_PER_PHOTO a photo;
-- anything between (a half-covered index, two indices in one box) is skipped: its right name is unclear.
+- anything between (a half-covered index, two indices in one box) is skipped: its right name is unclear;
+- with --suit-hidden-none, `none` also for a box on an index whose suit band is covered (scene.SUIT_BAND, less than
+  SUIT_HIDDEN of it uncovered), visible or not: the suit cannot be read there, so the classifier should not name one
+  (session 21: a queen whose suit lay under the king was read 2H at 0.84).
 Crops go to <out>/crops/<split>/<class>/ like the generator's, so train_classifier reads them with --crops.
 """
 from __future__ import annotations
@@ -25,6 +28,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -42,6 +46,7 @@ from vision.synth.parts.worker import deck, deck_for
 from vision.synth.scene import VISIBLE_FRACTION, jpeg_roundtrip
 
 MATCH_IOU = 0.4  # a box this close to a visible index is that index
+SUIT_HIDDEN = 0.3  # an index whose suit band is less uncovered than this has no readable suit
 NONE_MAX_IOU = 0.02  # a box overlapping no index more than this is not an index
 NONE_PER_PHOTO = 8
 # Blur as a share of the photo's median index size. The evaluation's blurred dev photos (vision.evaluation.views)
@@ -54,10 +59,17 @@ SIZES = tuple(DETECTION_SIZES) + (LARGER_DETECTION_SIZE,)
 RNG_KEY = 17  # this tool's key in an item's random stream, apart from the generator's parts (synth.parts.worker)
 
 
-def label_detections(boxes: np.ndarray, truth: list[tuple[str, tuple[float, float, float, float], bool]]
+class IndexTruth(NamedTuple):
+    code: str
+    box: tuple[float, float, float, float]
+    visible: bool  # uncovered enough to be labelled (scene.VISIBLE_FRACTION)
+    suit_hidden: bool = False  # its suit band is covered (SUIT_HIDDEN)
+
+
+def label_detections(boxes: np.ndarray, truth: list[IndexTruth], suit_hidden_none: bool = False
                      ) -> list[str | None]:
     """Per detector box: the code of the visible index it covers, `none` when it touches no index (visible or
-    not), else None (skip). `truth` holds (code, box, visible) of every index of the photo."""
+    not) or, with suit_hidden_none, when it covers an index whose suit is hidden; else None (skip)."""
     if len(boxes) == 0:
         return []
     if not truth:
@@ -66,8 +78,10 @@ def label_detections(boxes: np.ndarray, truth: list[tuple[str, tuple[float, floa
     labels: list[str | None] = []
     for row in iou:
         best = int(np.argmax(row))
-        if row[best] >= MATCH_IOU and truth[best][2]:
-            labels.append(truth[best][0])
+        if row[best] >= MATCH_IOU and suit_hidden_none and truth[best].suit_hidden:
+            labels.append(NONE_CLASS)
+        elif row[best] >= MATCH_IOU and truth[best].visible:
+            labels.append(truth[best].code)
         elif row.max() <= NONE_MAX_IOU:
             labels.append(NONE_CLASS)
         else:
@@ -75,15 +89,15 @@ def label_detections(boxes: np.ndarray, truth: list[tuple[str, tuple[float, floa
     return labels
 
 
-def photo_crops(image: np.ndarray, truth: list[tuple[str, tuple[float, float, float, float], bool]],
-                detector: IndexDetector, rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
+def photo_crops(image: np.ndarray, truth: list[IndexTruth], detector: IndexDetector, rng: np.random.Generator,
+                suit_hidden_none: bool = False) -> list[tuple[str, np.ndarray]]:
     """(class, crop) of every box the detector finds at the reader's sizes, labelled by label_detections;
     `none` crops capped at NONE_PER_PHOTO, chosen at random."""
     named: list[tuple[str, np.ndarray]] = []
     none_boxes: list[np.ndarray] = []
     for size in SIZES:
         boxes, _ = detector.detect(image, size)
-        for box, label in zip(boxes, label_detections(boxes, truth)):
+        for box, label in zip(boxes, label_detections(boxes, truth, suit_hidden_none)):
             if label is None or min(box[2] - box[0], box[3] - box[1]) < MIN_BOX_SIDE:
                 continue
             if label == NONE_CLASS:
@@ -95,7 +109,7 @@ def photo_crops(image: np.ndarray, truth: list[tuple[str, tuple[float, float, fl
 
 
 def render(seed: int, split: str, item: int, blur_share: float
-           ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float], bool]], np.random.Generator, str]:
+           ) -> tuple[np.ndarray, list[IndexTruth], np.random.Generator, str]:
     """A photo of part photos' kinds (or the run's --photo-kinds) of one of the split's decks (the deck of its block,
     as the generator picks it), maybe blurred, after a JPEG round trip; the truth of every index; the item's random
     stream; the photo's kind."""
@@ -107,8 +121,8 @@ def render(seed: int, split: str, item: int, blur_share: float
         image = unsteady_blur(image, rng, (DEFOCUS_INDEX_SHARE[0] * index_px, DEFOCUS_INDEX_SHARE[1] * index_px),
                               (MOTION_INDEX_SHARE[0] * index_px, MOTION_INDEX_SHARE[1] * index_px))
     image = jpeg_roundtrip(rng, image, (60, 95))
-    truth = [(lab.code, tuple(lab.box), lab.visible >= VISIBLE_FRACTION) for lab in sc.labels
-             if lab.box[2] > lab.box[0] and lab.box[3] > lab.box[1]]
+    truth = [IndexTruth(lab.code, tuple(lab.box), lab.visible >= VISIBLE_FRACTION, lab.suit_visible < SUIT_HIDDEN)
+             for lab in sc.labels if lab.box[2] > lab.box[0] and lab.box[3] > lab.box[1]]
     return image, truth, rng, kind
 
 
@@ -142,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--photo-elevation", default="", metavar="LOW,HIGH",
                    help="camera tilt in degrees (90 = top-down, 30 = steepest), drawn evenly between LOW and HIGH "
                         "(default: the generator's, mostly near top-down)")
+    p.add_argument("--suit-hidden-none", action="store_true",
+                   help="label a box on an index whose suit is covered `none` (default: skip it, or name it when "
+                        "the index is visible enough)")
     args = p.parse_args(argv)
     if not 0.0 <= args.blur_share <= 1.0:
         p.error("--blur-share must be between 0 and 1")
@@ -164,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     for item in range(args.photos):
         image, truth, rng, kind = render(args.seed, args.split, item, args.blur_share)
         kinds[kind] += 1
-        for k, (label, crop) in enumerate(photo_crops(image, truth, detector, rng)):
+        for k, (label, crop) in enumerate(photo_crops(image, truth, detector, rng, args.suit_hidden_none)):
             cv2.imwrite(str(folder / label / f"{item:06d}_{k:03d}.png"), crop)
             counts[label] += 1
         if (item + 1) % 50 == 0:
@@ -173,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": "python -m vision.training.detector_box_crops " + " ".join(sys.argv[1:] if argv is None else argv),
         "seed": args.seed, "photos": args.photos, "blur_share": args.blur_share,
         "detector": str(args.models / DETECTOR_FILE), "decks": decks, "kinds": dict(sorted(kinds.items())),
-        "elevation": list(elevation) or "default",
+        "elevation": list(elevation) or "default", "suit_hidden_none": args.suit_hidden_none,
         "total": sum(counts.values()), "per_class": counts}, indent=1))
     print(f"{sum(counts.values())} crops ({counts[NONE_CLASS]} none) from {args.photos} photos in "
           f"{time.perf_counter() - start:.0f} s -> {folder}")
