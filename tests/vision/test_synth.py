@@ -105,18 +105,22 @@ def test_a_fixed_camera_tilt_squeezes_the_table_across_the_view_by_its_sine(elev
     assert sides[0] / sides[1] == pytest.approx(np.sin(np.radians(elevation)), abs=0.02)
 
 
-@needs_decks
-def test_rendered_scene_labels_only_uncovered_indices(cache):
+def _king_on_ace_scene(cache: Path):
+    """Two cards, the KH exactly on top of the AS, seen top-down with no spin."""
     from vision.synth import layouts, scene
     from vision.synth.bank import load_deck_faces
 
     deck = load_deck_faces(cache, DECKS_BY_NAME[TEST_TRAIN_DECK])
     rng = np.random.default_rng(3)
-    # Two cards, the second exactly on top of the first: only the second card's indices are visible.
     layout = layouts.Layout([layouts.Placed("AS", 0, 0, 0), layouts.Placed("KH", 0, 0, 0)], deck.aspect)
     cam = scene.make_camera(rng, 2.0, 300.0, (600, 600), elevation_range=(90, 90), yaw=0.0)
-    sc = scene.render_layout(rng, layout, deck, cam, (600, 600))
-    visible = sc.visible_labels()
+    return scene.render_layout(rng, layout, deck, cam, (600, 600))
+
+
+@needs_decks
+def test_rendered_scene_labels_only_uncovered_indices(cache):
+    # Only the king's indices are visible.
+    visible = _king_on_ace_scene(cache).visible_labels()
     assert sorted((lab.code, lab.corner) for lab in visible) == [("KH", 0), ("KH", 1)]
     for lab in visible:
         x1, y1, x2, y2 = lab.box
@@ -128,15 +132,7 @@ def test_rendered_scene_labels_only_uncovered_indices(cache):
 
 @needs_decks
 def test_scene_labels_say_how_much_of_each_suit_is_uncovered(cache):
-    from vision.synth import layouts, scene
-    from vision.synth.bank import load_deck_faces
-
-    deck = load_deck_faces(cache, DECKS_BY_NAME[TEST_TRAIN_DECK])
-    rng = np.random.default_rng(3)
-    layout = layouts.Layout([layouts.Placed("AS", 0, 0, 0), layouts.Placed("KH", 0, 0, 0)], deck.aspect)
-    cam = scene.make_camera(rng, 2.0, 300.0, (600, 600), elevation_range=(90, 90), yaw=0.0)
-    sc = scene.render_layout(rng, layout, deck, cam, (600, 600))
-    suit = {(lab.code, lab.corner): lab.suit_visible for lab in sc.labels}
+    suit = {(lab.code, lab.corner): lab.suit_visible for lab in _king_on_ace_scene(cache).labels}
     assert suit[("AS", 0)] == suit[("AS", 1)] == 0.0  # under the king
     assert suit[("KH", 0)] > 0.9 and suit[("KH", 1)] > 0.9
 
