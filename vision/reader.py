@@ -50,6 +50,7 @@ CROP_SOURCE_LONG_SIDE = 1920
 # since session 13 and 0.7 since session 18, as classifiers trained on more blur named more blurred and steep marks
 # wrongly just above the old threshold (figures: docs/reader.md).
 MIN_CARD_CONFIDENCE = 0.7
+DETECTOR_SCORE_THRESHOLD = 0.25  # the detector's boxes below this score are dropped before the classifier
 # Cards kept below it (rows mode fills a short hand with them) are flagged `low confidence`.
 LOW_CONFIDENCE = MIN_CARD_CONFIDENCE
 EXPECTED_CARDS = 13
@@ -93,7 +94,8 @@ class CardReader:
     """Loads the detector and classifier once; `read` is safe to call from several threads."""
 
     def __init__(self, models_dir: Path = MODELS_DIR, *, detection_sizes: tuple[int, ...] = DETECTION_SIZES,
-                 crop_source_long_side: int = CROP_SOURCE_LONG_SIDE, score_threshold: float = 0.25,
+                 crop_source_long_side: int = CROP_SOURCE_LONG_SIDE,
+                 score_threshold: float = DETECTOR_SCORE_THRESHOLD,
                  min_card_confidence: float = MIN_CARD_CONFIDENCE, fill_min_confidence: float = FILL_MIN_CONFIDENCE,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
         """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""

@@ -374,3 +374,17 @@ def test_cards_not_read_are_counted_by_the_size_of_their_index(tmp_path, reader)
                                           ([[0, 0, 100, 48]], "48 px and over")])
 def test_index_size_bin_takes_the_largest_index_by_its_short_side(boxes, label):
     assert index_size_bin(boxes) == label
+
+
+def test_the_evaluation_reads_with_the_detector_score_threshold_asked_for(real_models):
+    import argparse
+
+    from vision.evaluation.run import add_arguments, make_reader
+    from vision.reader import DETECTOR_SCORE_THRESHOLD
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    default = make_reader(parser.parse_args(["--models", str(real_models)]))
+    assert default.detector.score_threshold == DETECTOR_SCORE_THRESHOLD
+    raised = make_reader(parser.parse_args(["--models", str(real_models), "--detector-score-threshold", "0.3"]))
+    assert raised.detector.score_threshold == 0.3

@@ -21,7 +21,8 @@ from vision.evaluation.metrics import worst_confusions
 from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, steep_view_bytes,
                                     steep_view_with_boxes)
-from vision.reader import DETECTION_SIZES, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader
+from vision.reader import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE,
+                           MODELS_DIR, CardReader)
 
 ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje", "edje-steep",
             "edje-blur", "edje-light")
@@ -55,6 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="cards named with less are left out (the reader's rule; 0 keeps every mark)")
     parser.add_argument("--fill-min-confidence", type=float, default=FILL_MIN_CONFIDENCE,
                         help="in rows mode unsure cards down to this fill a hand of fewer than 13 (above 1: never)")
+    parser.add_argument("--detector-score-threshold", type=float, default=DETECTOR_SCORE_THRESHOLD,
+                        help="the detector's boxes scoring less are dropped (the reader's rule)")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
 
@@ -108,11 +111,16 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
     return lines
 
 
+def make_reader(args: argparse.Namespace) -> CardReader:
+    """The reader with the run's models and its reading settings (sizes, thresholds)."""
+    return CardReader(Path(args.models) if args.models else MODELS_DIR, detection_sizes=(args.detection_size,) + tuple(
+        s for s in DETECTION_SIZES if s < args.detection_size), score_threshold=args.detector_score_threshold,
+        min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence)
+
+
 def run_evaluation(args: argparse.Namespace) -> int:
     models = Path(args.models) if args.models else MODELS_DIR
-    reader = CardReader(models, detection_sizes=(args.detection_size,) + tuple(
-        s for s in DETECTION_SIZES if s < args.detection_size), min_card_confidence=args.min_card_confidence,
-        fill_min_confidence=args.fill_min_confidence)
+    reader = make_reader(args)
     wanted = args.sets
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -205,7 +213,8 @@ def _blurred_views(load):
 def _write_report(out: Path, models: Path, args, results, skipped, seconds: float) -> None:
     lines = ["# Card reader evaluation", "",
              f"Run {time.strftime('%Y-%m-%d %H:%M')}, {seconds:.0f} s in all, detection long side "
-             f"{args.detection_size}, cards named with < {args.min_card_confidence} left out "
+             f"{args.detection_size}, detector boxes scoring < {args.detector_score_threshold} dropped, "
+             f"cards named with < {args.min_card_confidence} left out "
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
              f"limit per set: {args.limit or 'none'}.", ""]
     lines += _model_lines(models) + [""]
