@@ -48,9 +48,10 @@ for old in sorted(pathlib.Path(sys.argv[1]).glob("epoch*.pt"), key=lambda p: int
 PY
   done ) &
 watcher=$!
+# --time bounds the run: ultralytics refits the epoch count (and the lr schedule) to it after the first epoch.
 $py -m vision.training.train_detector --data /tmp/data.yaml --init models/in-training/detector.pt \
     --out /tmp/run --device "$device" --time "$hours" --epochs 1000 --imgsz 320 --workers "$workers" --seed "$seed" \
-    --keep-epochs --cache ram "$@" 2>&1 | grep -v "^ *[0-9]*/[0-9]* .*it/s\]$" | tee $out/train.log | tail -60
+    --keep-epochs --cache ram "$@" 2>&1 | tee $out/train.log | tail -60
 kill $watcher 2>/dev/null
 for f in best.pt last.pt; do cp /tmp/run/train/weights/$f $out/ 2>/dev/null; done
 cp /tmp/run/train/results.csv $out/ 2>/dev/null

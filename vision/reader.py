@@ -50,9 +50,9 @@ CROP_SOURCE_LONG_SIDE = 1920
 # since session 13 and 0.7 since session 18, as classifiers trained on more blur named more blurred and steep marks
 # wrongly just above the old threshold (figures: docs/reader.md).
 MIN_CARD_CONFIDENCE = 0.7
-DETECTOR_SCORE_THRESHOLD = 0.25  # the detector's boxes below this score are dropped before the classifier
 # Cards kept below it (rows mode fills a short hand with them) are flagged `low confidence`.
 LOW_CONFIDENCE = MIN_CARD_CONFIDENCE
+DETECTOR_SCORE_THRESHOLD = 0.25  # the detector's boxes below this score are dropped before the classifier
 EXPECTED_CARDS = 13
 # In rows mode a hand is 13 cards: when fewer are sure, the most confident unsure ones down to this fill the gap
 # (flagged low confidence, for the player to check) rather than leaving holes to type in.

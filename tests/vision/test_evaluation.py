@@ -1,6 +1,7 @@
 """`python -m vision evaluate` building blocks on drawn photos with stand-in models (no trained models)."""
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -377,14 +378,12 @@ def test_index_size_bin_takes_the_largest_index_by_its_short_side(boxes, label):
 
 
 def test_the_evaluation_reads_with_the_detector_score_threshold_asked_for(real_models):
-    import argparse
-
-    from vision.evaluation.run import add_arguments, make_reader
     from vision.reader import DETECTOR_SCORE_THRESHOLD
 
     parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    default = make_reader(parser.parse_args(["--models", str(real_models)]))
+    run_module.add_arguments(parser)
+    default = run_module.make_reader(parser.parse_args(["--models", str(real_models)]))
     assert default.detector.score_threshold == DETECTOR_SCORE_THRESHOLD
-    raised = make_reader(parser.parse_args(["--models", str(real_models), "--detector-score-threshold", "0.3"]))
+    raised = run_module.make_reader(parser.parse_args(["--models", str(real_models),
+                                                       "--detector-score-threshold", "0.3"]))
     assert raised.detector.score_threshold == 0.3

@@ -37,3 +37,22 @@ def test_results_are_read_back_without_polars_as_columns_of_floats(tmp_path: Pat
     assert read_results_without_polars(SimpleNamespace(csv=csv)) == {
         "epoch": [1.0, 2.0], "time": [22.5, 30.0], "metrics/mAP50(B)": [0.935, 0.946]}
     assert read_results_without_polars(SimpleNamespace(csv=tmp_path / "missing.csv")) == {}
+
+
+def test_the_offline_patch_reads_results_without_polars_and_skips_the_amp_download_only_on_a_gpu(monkeypatch):
+    pytest.importorskip("ultralytics", reason="ultralytics is only in the training environment")
+    import sys
+
+    from ultralytics.engine import trainer as trainer_module
+
+    from vision.training.train_detector import patch_for_offline_machine, read_results_without_polars
+
+    monkeypatch.setattr(trainer_module.BaseTrainer, "read_results_csv", trainer_module.BaseTrainer.read_results_csv)
+    monkeypatch.setattr(trainer_module, "check_amp", trainer_module.check_amp)  # restored after the test
+    original_check = trainer_module.check_amp
+    monkeypatch.setitem(sys.modules, "polars", None)  # import polars now fails, as on the lent GPU machine
+    patch_for_offline_machine("cpu")
+    assert trainer_module.BaseTrainer.read_results_csv is read_results_without_polars
+    assert trainer_module.check_amp is original_check  # a CPU run never checks AMP
+    patch_for_offline_machine("0")
+    assert trainer_module.check_amp(object()) is True

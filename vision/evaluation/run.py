@@ -111,15 +111,19 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
     return lines
 
 
+def models_dir(args: argparse.Namespace) -> Path:
+    return Path(args.models) if args.models else MODELS_DIR
+
+
 def make_reader(args: argparse.Namespace) -> CardReader:
     """The reader with the run's models and its reading settings (sizes, thresholds)."""
-    return CardReader(Path(args.models) if args.models else MODELS_DIR, detection_sizes=(args.detection_size,) + tuple(
+    return CardReader(models_dir(args), detection_sizes=(args.detection_size,) + tuple(
         s for s in DETECTION_SIZES if s < args.detection_size), score_threshold=args.detector_score_threshold,
         min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence)
 
 
 def run_evaluation(args: argparse.Namespace) -> int:
-    models = Path(args.models) if args.models else MODELS_DIR
+    models = models_dir(args)
     reader = make_reader(args)
     wanted = args.sets
     out = Path(args.out)
