@@ -93,6 +93,41 @@ def test_photos_without_rows_are_read_loose_and_scored_by_their_visible_cards(tm
     assert result.numbers["photos read wrong without any warning (loose cards)"] == 0.0
 
 
+def test_illegible_indices_are_ignored_by_the_legible_figures_only(tmp_path, reader):
+    codes = list(deal(3)[1])
+    write_scene(tmp_path, "0000", [codes], 30)
+    truth = json.loads((tmp_path / "0000.json").read_text())
+    truth.update(rows=None, kind="scattered")
+    # two labelled cards the photo does not show: one legible (a real miss), one with its suit covered (optional)
+    truth["cards"] += [{"code": "ZZ", "indices": [[900.0, 900.0, 920.0, 940.0]]},
+                       {"code": "YY", "indices": [[950.0, 900.0, 970.0, 940.0]]}]
+    for card in truth["cards"]:
+        card["suit_visible"] = [0.1 if card["code"] == "YY" else 1.0] * len(card["indices"])
+        card["contrast_kept"] = [0.9] * len(card["indices"])
+    (tmp_path / "0000.json").write_text(json.dumps(truth))
+    scene, = datasets.load_scenes(tmp_path)
+    assert [flags for (code, _), flags in zip(scene.card_indices, scene.legible) if code == "YY"] == [[False]]
+    result = evaluate_scenes(reader, [scene], "drawn")
+    assert result.numbers["card recall"] == pytest.approx(5 / 7)
+    assert result.numbers["card recall (legible indices)"] == pytest.approx(5 / 6)
+    assert result.numbers["card precision (legible indices)"] == 1.0
+    assert (result.numbers["52-class index mAP50 (whole reader, legible indices)"]
+            > result.numbers["52-class index mAP50 (whole reader)"])
+
+
+def test_index_legibility_needs_the_suit_uncovered_and_the_ink_not_washed_out():
+    assert datasets.index_legible(1.0, 1.0)
+    assert not datasets.index_legible(datasets.SUIT_HIDDEN_BELOW - 0.01, 1.0)
+    assert not datasets.index_legible(1.0, datasets.CONTRAST_LOST_BELOW - 0.01)
+
+
+def test_sets_without_legibility_labels_report_no_legible_figures(tmp_path, reader):
+    write_scene(tmp_path, "0000", [list(r) for r in deal(2)], 0)
+    scene, = datasets.load_scenes(tmp_path)
+    assert scene.legible is None and scene.legible_indices() == scene.card_indices
+    assert "card recall (legible indices)" not in evaluate_scenes(reader, [scene], "drawn").numbers
+
+
 def test_singles_top1(tmp_path, reader):
     photos = []
     for code in ("AS", "7D", "TC"):

@@ -9,7 +9,7 @@ import pytest
 from vision.cards import Card, IndexReading
 from vision.evaluation.evaluators import match_rank_boxes
 from vision.evaluation.metrics import (ClassDetectionAccumulator, DetectionAccumulator, average_precision, box_iou,
-                                       per_class_prf, worst_confusions)
+                                       outside_ignored, per_class_prf, worst_confusions)
 
 
 def test_box_iou():
@@ -44,6 +44,35 @@ def test_class_map_counts_a_right_box_with_the_wrong_class_as_a_miss_and_a_false
     wrong.add(gt, [0.9, 0.8], ["AS", "7H"], gt, ["AS", "7D"])
     assert wrong.results()["classes"] == 2  # 7H has no label so is not averaged; 7D is never found
     assert wrong.results()["mAP50"] == pytest.approx(0.5)
+
+
+def test_an_ignored_label_is_neither_required_nor_a_false_positive_when_named_right():
+    legible = np.array([[0, 0, 10, 20]], np.float64)
+    covered = np.array([[50, 50, 70, 90]], np.float64)
+    found_both = ClassDetectionAccumulator()
+    found_both.add(np.vstack([legible, covered]), [0.9, 0.95], ["AS", "7D"], legible, ["AS"], covered, ["7D"])
+    assert found_both.results() == {"mAP50": pytest.approx(1.0), "mAP50-95": pytest.approx(1.0), "classes": 1}
+    missed_it = ClassDetectionAccumulator()
+    missed_it.add(legible, [0.9], ["AS"], legible, ["AS"], covered, ["7D"])
+    assert missed_it.results()["mAP50"] == pytest.approx(1.0)
+    counted = ClassDetectionAccumulator()  # the same reading with the covered label counted: a miss
+    counted.add(legible, [0.9], ["AS"], np.vstack([legible, covered]), ["AS", "7D"])
+    assert counted.results()["mAP50"] == pytest.approx(0.5)
+
+
+def test_a_wrong_name_on_an_ignored_label_still_counts_as_a_false_positive():
+    legible = np.array([[0, 0, 10, 20]], np.float64)
+    covered = np.array([[50, 50, 70, 90]], np.float64)
+    acc = ClassDetectionAccumulator()
+    acc.add(np.vstack([covered, legible]), [0.95, 0.9], ["AS", "AS"], legible, ["AS"], covered, ["7D"])
+    assert acc.results()["mAP50"] == pytest.approx(0.5, abs=0.01)  # the 7D named AS ranks first and is wrong
+
+
+def test_outside_ignored_keeps_a_prediction_closer_to_a_counted_box():
+    gt = np.array([[0, 0, 10, 10]], np.float64)
+    ignored = np.array([[0, 0, 12, 12]], np.float64)
+    keep = outside_ignored(np.array([[0, 0, 10, 10], [0, 0, 12, 12], [100, 100, 110, 110]], np.float64), gt, ignored)
+    assert keep.tolist() == [True, False, True]
 
 
 def test_false_positive_ranked_first_lowers_ap():

@@ -137,6 +137,22 @@ def test_scene_labels_say_how_much_of_each_suit_is_uncovered(cache):
     assert suit[("KH", 0)] > 0.9 and suit[("KH", 1)] > 0.9
 
 
+def test_contrast_kept_is_lost_to_glare_but_not_to_dim_light():
+    from vision.synth.scene import IndexLabel, contrast_kept
+
+    clean = np.full((40, 40, 3), 235, np.uint8)
+    clean[10:30, 15:20] = 20  # the index's ink
+    owner = np.zeros((40, 40), np.int16)
+    label = IndexLabel("AS", 0, 0, (5.0, 5.0, 35.0, 35.0), 1.0)
+    dim = (clean.astype(np.float32) * 0.2).astype(np.uint8)
+    glare = np.clip(clean.astype(np.int16) + 220, 0, 255).astype(np.uint8)
+    assert contrast_kept(clean, clean, label, owner) == pytest.approx(1.0)
+    assert contrast_kept(clean, dim, label, owner) > 0.8
+    assert contrast_kept(clean, glare, label, owner) < 0.1
+    other_card = IndexLabel("KD", 1, 0, (5.0, 5.0, 35.0, 35.0), 1.0)  # no pixel of it is on top
+    assert contrast_kept(clean, glare, other_card, owner) == 0.0
+
+
 def test_the_suit_band_is_the_lower_part_of_a_top_left_index_and_the_upper_of_a_bottom_right_one():
     from vision.synth import scene
 
@@ -232,6 +248,9 @@ def test_photos_part_writes_every_kind_of_photo_with_rows_only_for_layouts(cache
         height, width = cv2.imread(str(label.with_suffix(".jpg"))).shape[:2]
         boxes = [box for card in truth["cards"] for box in card["indices"]]
         assert boxes, label.name  # every kind shows at least one index
+        for card in truth["cards"]:  # each box says how legible it is
+            assert len(card["suit_visible"]) == len(card["contrast_kept"]) == len(card["indices"])
+            assert all(0.0 <= v <= 1.0 for v in card["suit_visible"] + card["contrast_kept"])
         for x1, y1, x2, y2 in boxes:
             assert 0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height
     assert len(kinds) >= 2

@@ -22,6 +22,17 @@ def is_heldout_webcam(name: str) -> bool:
     return number is not None and int(number.group(1)) % WEBCAM_HELDOUT_EVERY == 0
 
 
+# A labelled index (>= 60 % uncovered) is legible unless its suit glyph's band is mostly covered (the card cannot be
+# told from it) or the photo effects washed its ink out (glare). Illegible ones are ignored by the figures
+# "(legible indices)": reading them is neither required nor, when named right, wrong (docs/reader.md).
+SUIT_HIDDEN_BELOW = 0.3
+CONTRAST_LOST_BELOW = 0.2
+
+
+def index_legible(suit_visible: float, contrast_kept: float) -> bool:
+    return suit_visible >= SUIT_HIDDEN_BELOW and contrast_kept >= CONTRAST_LOST_BELOW
+
+
 @dataclass(frozen=True)
 class Scene:
     image: Path
@@ -29,6 +40,15 @@ class Scene:
     index_boxes: np.ndarray  # (N,4) all visible index boxes
     card_indices: list[tuple[str, list[list[float]]]]  # (code, its visible index boxes) per card
     kind: str = "rows"
+    # per card, whether each of its visible index boxes is legible (index_legible); None: not labelled (older sets)
+    legible: list[list[bool]] | None = None
+
+    def legible_indices(self) -> list[tuple[str, list[list[float]]]]:
+        """(code, its legible index boxes) per card; every visible box when legibility is not labelled."""
+        if self.legible is None:
+            return self.card_indices
+        return [(code, [box for box, ok in zip(boxes, flags) if ok])
+                for (code, boxes), flags in zip(self.card_indices, self.legible)]
 
 
 def subsample(items: list, limit: int | None) -> list:
@@ -61,8 +81,13 @@ def load_scenes(folder: Path) -> list[Scene]:
         truth = json.loads(label_file.read_text())
         boxes = [box for card in truth.get("cards", []) for box in card.get("indices", [])]
         cards = [(card["code"], card.get("indices", [])) for card in truth.get("cards", [])]
+        legible = None
+        if all("suit_visible" in card for card in truth.get("cards", [])):
+            legible = [[index_legible(suit, contrast) for suit, contrast in zip(
+                card["suit_visible"], card.get("contrast_kept", [1.0] * len(card["suit_visible"])))]
+                for card in truth.get("cards", [])]
         scenes.append(Scene(image, truth.get("rows"), np.array(boxes, np.float64).reshape(-1, 4), cards,
-                            truth.get("kind", "rows")))
+                            truth.get("kind", "rows"), legible))
     return scenes
 
 

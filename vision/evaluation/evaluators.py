@@ -232,10 +232,28 @@ def _reader_indices(read: ReadResult) -> tuple[np.ndarray, list[float], list[str
     return boxes, [r.detector_score * r.probability for r in read.readings], [r.code for r in read.readings]
 
 
-def _labelled_indices(scene: Scene) -> tuple[np.ndarray, list[str]]:
-    """Every visible labelled index box with its card's code."""
-    pairs = [(box, code) for code, boxes in scene.card_indices for box in boxes]
+def _labelled_indices(scene: Scene, legible_only: bool = False) -> tuple[np.ndarray, list[str]]:
+    """Every visible (or only every legible) labelled index box with its card's code."""
+    pairs = [(box, code) for code, boxes in (scene.legible_indices() if legible_only else scene.card_indices)
+             for box in boxes]
     return np.array([box for box, _ in pairs], np.float64).reshape(-1, 4), [code for _, code in pairs]
+
+
+def _illegible_indices(scene: Scene) -> tuple[np.ndarray, list[str]]:
+    """The visible labelled index boxes that are not legible, with their cards' codes."""
+    pairs = [(box, code) for (code, boxes), flags in zip(scene.card_indices, scene.legible or [])
+             for box, legible in zip(boxes, flags) if not legible]
+    return np.array([box for box, _ in pairs], np.float64).reshape(-1, 4), [code for _, code in pairs]
+
+
+def _legible_truth(scene: Scene, truth: Counter, guess: Counter) -> tuple[Counter, Counter]:
+    """Loose photos' truth and reading with the cards whose visible indices are all illegible made optional: not
+    expected, and not counted when read under their own code."""
+    if scene.rows is not None or scene.legible is None:
+        return truth, guess
+    optional = Counter(code for code, boxes in scene.card_indices if boxes) - Counter(
+        code for code, boxes in scene.legible_indices() if boxes)
+    return truth - optional, guess - (optional & guess)
 
 
 def index_size_bin(boxes: list[list[float]]) -> str:
@@ -262,6 +280,9 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
     result = SetResult(name)
     detections = DetectionAccumulator()
     named = ClassDetectionAccumulator()
+    named_legible = ClassDetectionAccumulator()
+    legible_cards = SetResult(name)
+    labelled_legibility = any(scene.legible is not None for scene in scenes)
     by_kind: dict[str, SetResult] = {}
     start = time.perf_counter()
     layouts = exact = same_members = oracle = silent_layouts = silent_loose = loose = 0
@@ -274,12 +295,15 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
             result.unreadable += 1
             continue
         named.add(*_reader_indices(read), *_labelled_indices(scene))
+        named_legible.add(*_reader_indices(read), *_labelled_indices(scene, legible_only=True),
+                          *_illegible_indices(scene))
         if scene.rows is None:
             truth_codes = Counter(code for code, boxes in scene.card_indices if boxes)
         else:
             truth_codes = Counter(code for row in scene.rows.values() for code in row)
         guess_codes = Counter(card.code for card in read.cards)
         result.count_cards(truth_codes, guess_codes)
+        legible_cards.count_cards(*_legible_truth(scene, truth_codes, guess_codes))
         _count_missed(result, scene, truth_codes, guess_codes)
         by_kind.setdefault(scene.kind, SetResult(scene.kind)).count_cards(truth_codes, guess_codes)
         if scene.rows is not None:
@@ -324,6 +348,13 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
     maps = named.results()
     result.numbers.update({"52-class index mAP50 (whole reader)": maps["mAP50"],
                            "52-class index mAP50-95 (whole reader)": maps["mAP50-95"]})
+    if labelled_legibility:
+        maps = named_legible.results()
+        precision, recall = legible_cards.micro()
+        result.numbers.update({"52-class index mAP50 (whole reader, legible indices)": maps["mAP50"],
+                               "52-class index mAP50-95 (whole reader, legible indices)": maps["mAP50-95"],
+                               "card precision (legible indices)": precision,
+                               "card recall (legible indices)": recall})
     return result
 
 

@@ -42,6 +42,19 @@ def match_detections(pred_boxes: np.ndarray, pred_scores: np.ndarray, gt_boxes: 
     return tp
 
 
+def outside_ignored(pred_boxes: np.ndarray, gt_boxes: np.ndarray, ignore_boxes: np.ndarray,
+                    threshold: float = 0.5) -> np.ndarray:
+    """Mask of the predictions to keep: those not lying on an ignored truth box (IoU >= threshold with it and at
+    least their IoU with any counted box), which are neither right nor wrong (COCO's "ignore" regions)."""
+    pred_boxes = np.asarray(pred_boxes, np.float64).reshape(-1, 4)
+    keep = np.ones(len(pred_boxes), bool)
+    if len(pred_boxes) == 0 or len(ignore_boxes) == 0:
+        return keep
+    on_ignored = box_iou(pred_boxes, ignore_boxes).max(axis=1)
+    on_counted = box_iou(pred_boxes, gt_boxes).max(axis=1) if len(gt_boxes) else np.zeros(len(pred_boxes))
+    return ~((on_ignored >= threshold) & (on_ignored >= on_counted))
+
+
 def average_precision(tp: np.ndarray, scores: np.ndarray, n_gt: int) -> float:
     """COCO 101-point interpolated AP from TP flags and scores of all predictions of one class."""
     if n_gt == 0:
@@ -69,7 +82,12 @@ class DetectionAccumulator:
         self.scores: list[np.ndarray] = []
         self.n_gt = 0
 
-    def add(self, pred_boxes: np.ndarray, pred_scores: np.ndarray, gt_boxes: np.ndarray) -> None:
+    def add(self, pred_boxes: np.ndarray, pred_scores: np.ndarray, gt_boxes: np.ndarray,
+            ignore_boxes: np.ndarray | None = None) -> None:
+        """One image; `ignore_boxes` are truth that is not counted (see outside_ignored)."""
+        if ignore_boxes is not None and len(ignore_boxes):
+            keep = outside_ignored(pred_boxes, gt_boxes, np.asarray(ignore_boxes, np.float64).reshape(-1, 4))
+            pred_boxes, pred_scores = np.asarray(pred_boxes).reshape(-1, 4)[keep], np.asarray(pred_scores)[keep]
         self.tp.append(match_detections(pred_boxes, pred_scores, gt_boxes))
         self.scores.append(np.asarray(pred_scores, np.float64))
         self.n_gt += len(gt_boxes)
@@ -89,13 +107,18 @@ class ClassDetectionAccumulator:
         self.by_class: dict[str, DetectionAccumulator] = {}
 
     def add(self, pred_boxes: np.ndarray, pred_scores: np.ndarray, pred_classes: list[str],
-            gt_boxes: np.ndarray, gt_classes: list[str]) -> None:
+            gt_boxes: np.ndarray, gt_classes: list[str], ignore_boxes: np.ndarray | None = None,
+            ignore_classes: list[str] = ()) -> None:
+        """One image; an ignored box excuses only predictions of its own class (a wrong name there still counts)."""
         pred_boxes, gt_boxes = np.asarray(pred_boxes).reshape(-1, 4), np.asarray(gt_boxes).reshape(-1, 4)
+        ignore_boxes = np.asarray(ignore_boxes if ignore_boxes is not None else [], np.float64).reshape(-1, 4)
         pred_scores = np.asarray(pred_scores, np.float64)
         for label in set(pred_classes) | set(gt_classes):
             p = np.array([c == label for c in pred_classes], bool).reshape(-1)
             g = np.array([c == label for c in gt_classes], bool).reshape(-1)
-            self.by_class.setdefault(label, DetectionAccumulator()).add(pred_boxes[p], pred_scores[p], gt_boxes[g])
+            i = np.array([c == label for c in ignore_classes], bool).reshape(-1)
+            self.by_class.setdefault(label, DetectionAccumulator()).add(pred_boxes[p], pred_scores[p], gt_boxes[g],
+                                                                         ignore_boxes[i])
 
     def results(self) -> dict[str, float]:
         per_class = [acc.results() for acc in self.by_class.values() if acc.n_gt]

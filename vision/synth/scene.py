@@ -270,6 +270,23 @@ def _suit_band(hull: np.ndarray, corner: int) -> np.ndarray:
     return np.array([[x0, top], [x1, top], [x1, bottom], [x0, bottom]], np.float32)
 
 
+def contrast_kept(clean: np.ndarray, final: np.ndarray, label: IndexLabel, owner: np.ndarray) -> float:
+    """How much of an index's ink contrast the photo effects left: the Michelson contrast of grey (95th and 5th
+    percentile over the index box's pixels of its own card), after / before the effects. Glare adds light and takes
+    it away; dim light scales ink and paper alike and keeps it (1.0 when there was none to lose)."""
+    h, w = owner.shape[:2]
+    x0, y0, x1, y1 = (int(round(v)) for v in clip_box(label.box, w, h))
+    mine = owner[y0:y1, x0:x1] == label.card
+    if mine.sum() < 4:
+        return 0.0
+    spreads = []
+    for image in (clean, final):
+        grey = cv2.cvtColor(np.clip(image[y0:y1, x0:x1], 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)[mine]
+        low, high = np.percentile(grey, [5, 95])
+        spreads.append(float(high - low) / float(high + low + 1.0))
+    return 1.0 if spreads[0] < 0.01 else min(1.0, spreads[1] / spreads[0])
+
+
 def clip_box(box: tuple[float, float, float, float], w: int, h: int) -> tuple[float, float, float, float]:
     x1, y1, x2, y2 = box
     return (max(0.0, x1), max(0.0, y1), min(float(w), x2), min(float(h), y2))

@@ -57,7 +57,7 @@ def photo_item(args: tuple[str, int, int]) -> int:
     image, sc, layout, kind = render_photo(rng, faces, split)
     out = Path(config().out) / "photos" / split
     cv2.imwrite(str(out / f"{item:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 95))])
-    truth = scene_truth(layout, sc)
+    truth = scene_truth(layout, sc, image)
     if kind != "rows":
         truth["rows"] = None
     truth.update(kind=kind, deck=faces.deck.name)

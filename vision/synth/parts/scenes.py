@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from vision.synth import layouts, scene
 from vision.synth.parts.framing import centre_layout, projected_card_corners, scale_about, text_sheet_args
@@ -35,17 +36,23 @@ def scene_item(args: tuple[str, int, int]) -> int:
     image = scene.photo_effects(rng, sc.image, strength=0.7)
     out = Path(config().out) / "scenes" / split
     cv2.imwrite(str(out / f"{item:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 95))])
-    truth = scene_truth(layout, sc)
+    truth = scene_truth(layout, sc, image)
     truth["deck"] = faces.deck.name
     (out / f"{item:04d}.json").write_text(json.dumps(truth, indent=1))
     return 1
 
 
-def scene_truth(layout: layouts.Layout, sc: scene.Scene) -> dict:
+def scene_truth(layout: layouts.Layout, sc: scene.Scene, final: np.ndarray | None = None) -> dict:
+    """Rows and, per card, its visible index boxes with how legible each is: `suit_visible` (the uncovered share of
+    its suit band) and, given the picture after the photo effects, `contrast_kept` (scene.contrast_kept)."""
     cards = []
     for number, placed in enumerate(layout.cards):
-        boxes = [[round(v, 1) for v in lab.box] for lab in sc.visible_labels() if lab.card == number]
-        cards.append({"code": placed.code, "indices": boxes})
+        labels = [lab for lab in sc.visible_labels() if lab.card == number]
+        card = {"code": placed.code, "indices": [[round(v, 1) for v in lab.box] for lab in labels],
+                "suit_visible": [round(lab.suit_visible, 3) for lab in labels]}
+        if final is not None:
+            card["contrast_kept"] = [round(scene.contrast_kept(sc.image, final, lab, sc.owner), 3) for lab in labels]
+        cards.append(card)
     return {"rows": layout.rows, "cards": cards}
 
 
