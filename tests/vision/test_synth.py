@@ -65,7 +65,8 @@ def test_crop_rejects_bad_input_with_a_value_error(image, box):
 # Decks, index boxes and generation (need the Debian card decks and rsvg-convert)
 
 from conftest import TEST_TRAIN_DECK, TEST_VAL_DECK, needs_decks  # noqa: E402
-from vision.synth.decks import DECKS_BY_NAME  # noqa: E402
+from vision.synth.bank import INDEX_BOXES_FILE  # noqa: E402
+from vision.synth.decks import DECKS_BY_NAME, load_face  # noqa: E402
 
 
 @needs_decks
@@ -682,7 +683,7 @@ def test_a_deck_whose_faces_are_cached_is_available_without_its_svg(tmp_path, mo
 
 
 def test_a_face_re_encoded_as_webp_loads_with_its_alpha(tmp_path):
-    from vision.synth.decks import DECKS, DeckError, load_face
+    from vision.synth.decks import DECKS, DeckError
 
     deck = DECKS[0]
     face = np.zeros((72, 46, 4), np.uint8)
@@ -701,6 +702,30 @@ def test_a_face_re_encoded_as_webp_loads_with_its_alpha(tmp_path):
 
 
 @needs_decks
+def test_index_boxes_are_kept_beside_the_faces_and_found_again_when_the_faces_change(cache, tmp_path, monkeypatch):
+    import shutil
+
+    from vision.synth import bank
+    from vision.synth.indices import find_deck_indices
+
+    folder = tmp_path / TEST_VAL_DECK
+    shutil.copytree(cache / TEST_VAL_DECK, folder)
+    (folder / INDEX_BOXES_FILE).unlink(missing_ok=True)
+    raw = {code: load_face(tmp_path, DECKS_BY_NAME[TEST_VAL_DECK], code) for code in CARD_CODES}
+    found = find_deck_indices(raw)
+    assert bank.cached_index_boxes(folder, raw) == found and (folder / INDEX_BOXES_FILE).is_file()
+    searches = []
+    monkeypatch.setattr(bank, "find_deck_indices", lambda faces: searches.append(1) or found)
+    assert bank.cached_index_boxes(folder, raw) == found and searches == []  # read back, not searched
+    raw["AS"] = raw["AS"].copy()
+    raw["AS"][0, 0, 0] ^= 1  # other pixels: the saved boxes no longer hold
+    bank.cached_index_boxes(folder, raw)
+    assert searches == [1]
+    (folder / INDEX_BOXES_FILE).write_text("not json")
+    assert bank.cached_index_boxes(folder, raw) == found and searches == [1, 1]
+
+
+@needs_decks
 def test_phototiles_generate_from_a_webp_cache_with_the_decks_uninstalled(cache, tmp_path, monkeypatch, capsys):
     from vision.synth import __main__ as synth_cli
     from vision.synth import decks
@@ -711,6 +736,7 @@ def test_phototiles_generate_from_a_webp_cache_with_the_decks_uninstalled(cache,
     assert pack_cache(cache, webp_cache) > 0
     assert sorted(p.name for p in webp_cache.iterdir()) == sorted([TEST_TRAIN_DECK, TEST_VAL_DECK])
     assert not list(webp_cache.glob("*/*.png")) and len(list(webp_cache.glob(f"{TEST_VAL_DECK}/*.webp"))) == 52
+    assert (webp_cache / TEST_VAL_DECK / INDEX_BOXES_FILE).is_file()  # found on the WebP faces, travels with them
     monkeypatch.setattr(decks, "AISLERIOT_DIR", tmp_path / "no-aisleriot")
     monkeypatch.setattr(decks, "KDE_DIR", tmp_path / "no-kde")
     monkeypatch.setattr(synth_cli, "installed_decks", lambda: [])

@@ -1,6 +1,9 @@
 """Card faces ready for composing: RGBA faces at a few resolutions plus their index outlines."""
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +15,9 @@ from vision.synth.decks import Deck, load_face
 from vision.synth.indices import find_deck_indices
 
 LEVELS = 4  # face pyramid: 720, 360, 180, 90 px tall; warps pick a level near the target size
+# Finding a deck's index boxes takes ~4 s and each generator worker loads decks again and again (a few at a time),
+# so the boxes are kept beside the faces, with a fingerprint of the pixels they were found on.
+INDEX_BOXES_FILE = "index_boxes.json"
 
 
 @dataclass
@@ -63,9 +69,39 @@ def _index_hull(face: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     return pts.astype(np.float32)
 
 
+def faces_fingerprint(raw: dict[str, np.ndarray]) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for code in sorted(raw):
+        digest.update(code.encode() + str(raw[code].shape).encode())
+        digest.update(np.ascontiguousarray(raw[code]).data)
+    return digest.hexdigest()
+
+
+def cached_index_boxes(folder: Path, raw: dict[str, np.ndarray]) -> dict[str, list[tuple[int, int, int, int]]]:
+    """find_deck_indices(raw), read from folder/INDEX_BOXES_FILE when it was saved for these very pixels, else
+    found and saved there (skipped where the folder cannot be written)."""
+    path = folder / INDEX_BOXES_FILE
+    fingerprint = faces_fingerprint(raw)
+    try:
+        saved = json.loads(path.read_text())
+        if saved["faces"] == fingerprint and set(saved["boxes"]) == set(raw):
+            return {code: [tuple(int(v) for v in box) for box in boxes] for code, boxes in saved["boxes"].items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    boxes = find_deck_indices(raw)
+    try:
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # workers may save at once: replace is atomic
+        partial.write_text(json.dumps({"faces": fingerprint, "boxes": {
+            code: [[int(v) for v in box] for box in pair] for code, pair in boxes.items()}}))
+        partial.replace(path)
+    except OSError:
+        pass
+    return boxes
+
+
 def load_deck_faces(cache_dir: Path, deck: Deck) -> DeckFaces:
     raw = {code: load_face(cache_dir, deck, code) for code in CARD_CODES}
-    boxes = find_deck_indices(raw)
+    boxes = cached_index_boxes(cache_dir / deck.name, raw)
     result = DeckFaces(deck)
     for code, image in raw.items():
         h, w = image.shape[:2]

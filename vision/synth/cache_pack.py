@@ -2,7 +2,7 @@
 
     python -m vision.synth.cache_pack /work/data/deck-cache .devcarry/deckcache [--quality 92]
 
-All 15 decks: 73 MB of PNG -> 18 MB. The generator reads <code>.webp where <code>.png is missing (decks.load_face);
+All 15 decks: 73 MB of PNG -> 18 MB, with each deck's index boxes found on the WebP faces (bank.INDEX_BOXES_FILE). The generator reads <code>.webp where <code>.png is missing (decks.load_face);
 lossy WebP drops only the colour of fully transparent pixels, which nothing draws, and the faces are shrunk far
 below their 720 px when a scene is drawn.
 """
@@ -13,6 +13,9 @@ import shutil
 from pathlib import Path
 
 import cv2
+
+from vision.crops import CARD_CODES
+from vision.synth.bank import cached_index_boxes
 
 
 def pack_cache(source: Path, target: Path, quality: int = 92) -> int:
@@ -27,6 +30,9 @@ def pack_cache(source: Path, target: Path, quality: int = 92) -> int:
                 raise ValueError(f"could not encode {face} as WebP")
             (target / deck.name / f"{face.stem}.webp").write_bytes(data.tobytes())
             written += len(data)
+        # the index boxes of the faces as they will be read there, so no generator worker searches for them again
+        cached_index_boxes(target / deck.name, {code: cv2.imread(str(target / deck.name / f"{code}.webp"),
+                                                                 cv2.IMREAD_UNCHANGED) for code in CARD_CODES})
         shutil.copyfile(deck / "done.json", target / deck.name / "done.json")  # last: marks the deck complete
     return written
 
