@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards import SEPARATE_CORNER_OVERLAP, Card, IndexReading, merge_indices, overlap_share
-from vision.classifier import IndexClassifier
+from vision.classifier import SCALE_VOTE, IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
@@ -97,10 +97,11 @@ class CardReader:
                  crop_source_long_side: int = CROP_SOURCE_LONG_SIDE,
                  score_threshold: float = DETECTOR_SCORE_THRESHOLD,
                  min_card_confidence: float = MIN_CARD_CONFIDENCE, fill_min_confidence: float = FILL_MIN_CONFIDENCE,
+                 scale_vote: tuple[float, ...] = SCALE_VOTE,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
         """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
         self.detector = detector or IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold)
-        self.classifier = classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE)
+        self.classifier = classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE, scale_vote=scale_vote)
         self.detection_sizes = detection_sizes
         self.crop_source_long_side = crop_source_long_side
         self.min_card_confidence = min_card_confidence

@@ -1,7 +1,8 @@
-"""The classifier's rotation vote: only unsure crops are classified again at quarter turns, and averaged."""
+"""The classifier's votes: only unsure crops are classified again at quarter turns, and averaged; those still unsure
+can be classified again from boxes scaled about their centres (the scale vote, off by default)."""
 import numpy as np
 
-from vision.classifier import IndexClassifier
+from vision.classifier import SCALE_VOTE, IndexClassifier, scaled_boxes
 from vision.crops import CLASS_NAMES
 
 N = len(CLASS_NAMES)
@@ -28,9 +29,9 @@ class MarkedCornerSession:
         return [logits]
 
 
-def make_classifier(session) -> IndexClassifier:
+def make_classifier(session, scale_vote: tuple[float, ...] = SCALE_VOTE) -> IndexClassifier:
     classifier = IndexClassifier.__new__(IndexClassifier)
-    classifier.session, classifier.input_name = session, "input"
+    classifier.session, classifier.input_name, classifier.scale_vote = session, "input", scale_vote
     return classifier
 
 
@@ -59,3 +60,53 @@ def test_rotation_vote_can_be_turned_off():
     image, boxes = image_with_two_indices()
     probs = make_classifier(session).probabilities(image, boxes, rotation_vote_below=0.0)
     assert abs(probs[0, 1] - 0.5) < 1e-3 and session.batch_sizes == [2]
+
+
+class WhiteShareSession:
+    """Names a crop by its share of white: over 0.6 surely class 5, 0.45-0.6 unsure between 1 and 2, else surely 2.
+    Turning a crop does not change the share, so the rotation vote cannot settle it."""
+
+    def __init__(self):
+        self.batch_sizes = []
+
+    def run(self, _outputs, feeds):
+        batch = next(iter(feeds.values()))
+        self.batch_sizes.append(len(batch))
+        logits = np.full((len(batch), N), -20.0, np.float32)
+        for i, crop in enumerate(batch):
+            share = float((crop > 0.5).mean())
+            if share > 0.6:
+                logits[i, 5] = 10
+            elif share >= 0.45:
+                logits[i, 1] = logits[i, 2] = 5
+            else:
+                logits[i, 2] = 10
+        return [logits]
+
+
+def test_scaled_boxes_keep_their_centres():
+    boxes = scaled_boxes(np.array([[10, 20, 30, 60]], np.float32), 1.5)
+    assert np.allclose(boxes, [[5, 10, 35, 70]])
+
+
+def white_square() -> tuple[np.ndarray, np.ndarray]:
+    """A white square and a box on it: its 1.4x crop is ~51 % white."""
+    image = np.zeros((300, 300, 3), np.uint8)
+    image[100:200, 100:200] = 255
+    return image, np.array([[100, 100, 200, 200]], np.float32)
+
+
+def test_crops_unsure_at_every_turn_take_the_mean_over_their_box_scales():
+    image, boxes = white_square()
+    session = WhiteShareSession()
+    probs = make_classifier(session, scale_vote=(0.85, 1.2)).probabilities(image, boxes)
+    # own box: 1 and 2 half each; scaled 0.85 (more white) surely 5; scaled 1.2 (less white) surely 2
+    assert abs(probs[0, 2] - 1.5 / 3) < 1e-3 and abs(probs[0, 5] - 1 / 3) < 1e-3 and abs(probs[0, 1] - 0.5 / 3) < 1e-3
+    assert session.batch_sizes == [1, 3, 1, 1]  # first look, its turns, then one run per scale (sure there)
+
+
+def test_the_reader_has_no_scale_vote_by_default():
+    image, boxes = white_square()
+    session = WhiteShareSession()
+    probs = make_classifier(session).probabilities(image, boxes)
+    assert SCALE_VOTE == () and abs(probs[0, 1] - 0.5) < 1e-3 and session.batch_sizes == [1, 3]

@@ -422,3 +422,14 @@ def test_the_evaluation_reads_with_the_detector_score_threshold_asked_for(real_m
     raised = run_module.make_reader(parser.parse_args(["--models", str(real_models),
                                                        "--detector-score-threshold", "0.3"]))
     assert raised.detector.score_threshold == 0.3
+
+
+def test_the_evaluation_reads_with_the_scale_vote_asked_for(real_models):
+    parser = argparse.ArgumentParser()
+    run_module.add_arguments(parser)
+    assert run_module.make_reader(parser.parse_args(["--models", str(real_models)])).classifier.scale_vote == ()
+    voting = run_module.make_reader(parser.parse_args(["--models", str(real_models), "--scale-vote", "0.85,1.2"]))
+    assert voting.classifier.scale_vote == (0.85, 1.2)
+    for wrong in ("0.85,big", "0.1"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            run_module.scale_factors(wrong)

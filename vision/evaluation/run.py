@@ -21,6 +21,7 @@ from vision.evaluation.metrics import worst_confusions
 from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, steep_view_bytes,
                                     steep_view_with_boxes)
+from vision.classifier import SCALE_VOTE
 from vision.reader import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE,
                            MODELS_DIR, CardReader)
 
@@ -58,8 +59,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="in rows mode unsure cards down to this fill a hand of fewer than 13 (above 1: never)")
     parser.add_argument("--detector-score-threshold", type=float, default=DETECTOR_SCORE_THRESHOLD,
                         help="the detector's boxes scoring less are dropped (the reader's rule)")
+    parser.add_argument("--scale-vote", type=scale_factors, default=",".join(map(str, SCALE_VOTE)),
+                        help="unsure crops also classified from boxes scaled by these factors, averaged "
+                             "(comma list, e.g. 0.85,1.2; empty: off, the reader's rule)")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
+
+
+def scale_factors(text: str) -> tuple[float, ...]:
+    """'0.85,1.2' -> (0.85, 1.2); '' -> () (argparse type of --scale-vote)."""
+    try:
+        factors = tuple(float(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma list of numbers: {text!r}") from None
+    if any(not 0.5 <= f <= 2.0 for f in factors):
+        raise argparse.ArgumentTypeError(f"scale factors must lie in 0.5..2: {text!r}")
+    return factors
 
 
 def _fmt(value: float) -> str:
@@ -119,7 +134,8 @@ def make_reader(args: argparse.Namespace) -> CardReader:
     """The reader with the run's models and its reading settings (sizes, thresholds)."""
     return CardReader(models_dir(args), detection_sizes=(args.detection_size,) + tuple(
         s for s in DETECTION_SIZES if s < args.detection_size), score_threshold=args.detector_score_threshold,
-        min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence)
+        min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence,
+        scale_vote=args.scale_vote)
 
 
 def run_evaluation(args: argparse.Namespace) -> int:
@@ -220,6 +236,7 @@ def _write_report(out: Path, models: Path, args, results, skipped, seconds: floa
              f"{args.detection_size}, detector boxes scoring < {args.detector_score_threshold} dropped, "
              f"cards named with < {args.min_card_confidence} left out "
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
+             f"scale vote {', '.join(map(str, args.scale_vote)) or 'off'}, "
              f"limit per set: {args.limit or 'none'}.", ""]
     lines += _model_lines(models) + [""]
     lines += ["## Summary", "", "| set | measure | value |", "| --- | --- | --- |"]
