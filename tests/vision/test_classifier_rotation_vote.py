@@ -8,9 +8,9 @@ from vision.crops import CLASS_NAMES
 N = len(CLASS_NAMES)
 
 
-class MarkedCornerSession:
-    """A white crop is surely class 0; a dark crop with a white bottom-right corner (upright) is unsure between
-    1 and 2; the same crop turned (the white corner elsewhere) is surely 2."""
+class NamingSession:
+    """A stand-in ONNX session that records its batch sizes and names each crop by `classes(crop)`: one class
+    surely, or two at even odds (unsure)."""
 
     def __init__(self):
         self.batch_sizes = []
@@ -20,13 +20,20 @@ class MarkedCornerSession:
         self.batch_sizes.append(len(batch))
         logits = np.full((len(batch), N), -20.0, np.float32)
         for i, crop in enumerate(batch):
-            if crop.mean() > 0.9:
-                logits[i, 0] = 10
-            elif crop[0, -1, -1] > 0.5:  # upright: the marked pixel is still bottom-right
-                logits[i, 1] = logits[i, 2] = 5
-            else:
-                logits[i, 2] = 10
+            classes = list(self.classes(crop))
+            logits[i, classes] = 10 if len(classes) == 1 else 5
         return [logits]
+
+
+class MarkedCornerSession(NamingSession):
+    """A white crop is surely class 0; a dark crop with a white bottom-right corner (upright) is unsure between
+    1 and 2; the same crop turned (the white corner elsewhere) is surely 2."""
+
+    @staticmethod
+    def classes(crop):
+        if crop.mean() > 0.9:
+            return (0,)
+        return (1, 2) if crop[0, -1, -1] > 0.5 else (2,)  # upright: the marked pixel is still bottom-right
 
 
 def make_classifier(session, scale_vote: tuple[float, ...] = SCALE_VOTE) -> IndexClassifier:
@@ -62,26 +69,14 @@ def test_rotation_vote_can_be_turned_off():
     assert abs(probs[0, 1] - 0.5) < 1e-3 and session.batch_sizes == [2]
 
 
-class WhiteShareSession:
+class WhiteShareSession(NamingSession):
     """Names a crop by its share of white: over 0.6 surely class 5, 0.45-0.6 unsure between 1 and 2, else surely 2.
     Turning a crop does not change the share, so the rotation vote cannot settle it."""
 
-    def __init__(self):
-        self.batch_sizes = []
-
-    def run(self, _outputs, feeds):
-        batch = next(iter(feeds.values()))
-        self.batch_sizes.append(len(batch))
-        logits = np.full((len(batch), N), -20.0, np.float32)
-        for i, crop in enumerate(batch):
-            share = float((crop > 0.5).mean())
-            if share > 0.6:
-                logits[i, 5] = 10
-            elif share >= 0.45:
-                logits[i, 1] = logits[i, 2] = 5
-            else:
-                logits[i, 2] = 10
-        return [logits]
+    @staticmethod
+    def classes(crop):
+        share = float((crop > 0.5).mean())
+        return (5,) if share > 0.6 else (1, 2) if share >= 0.45 else (2,)
 
 
 def test_scaled_boxes_keep_their_centres():
