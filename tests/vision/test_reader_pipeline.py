@@ -377,6 +377,44 @@ def test_a_faint_copy_left_out_does_not_make_a_card_seen_twice():
     assert result["warnings"] == ["left out unsure marks: TS? (0.40)"]
 
 
+class IndicesAtTheEdge:
+    """Four index boxes in a 2000 x 1500 photo: KD's only index cut by the left edge, AS's two corners (one cut by
+    the bottom edge, one whole), 7H's whole."""
+
+    score_threshold = 0.25
+    BOXES = {"KD": [[0.0, 300.0, 40.0, 380.0]], "AS": [[900.0, 1440.0, 950.0, 1500.0], [700.0, 1000.0, 750.0, 1080.0]],
+             "7H": [[1400.0, 600.0, 1450.0, 680.0]]}
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        boxes = [box for boxes in self.BOXES.values() for box in boxes]
+        return np.array(boxes, np.float32), np.full(len(boxes), 0.8, np.float32)
+
+
+class NamedByPlace:
+    """Names each of IndicesAtTheEdge's boxes surely (0.95) by where it lies."""
+
+    def probabilities(self, image, boxes):
+        out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+        for row, box in zip(out, boxes):
+            code = next(c for c, known in IndicesAtTheEdge.BOXES.items() if any(np.allclose(box, k) for k in known))
+            row[CLASS_NAMES.index(code)], row[-1] = 0.95, 0.05
+        return out
+
+
+def test_a_card_seen_only_through_an_index_cut_by_the_photo_edge_is_not_named_surely():
+    reader = CardReader(detector=IndicesAtTheEdge(), classifier=NamedByPlace(), detection_sizes=(640,))
+    photo = jpeg(np.full((1500, 2000, 3), 90, np.uint8))
+    loose = reader.read(photo, loose=True)
+    assert sorted(c.code for c in loose.cards) == ["7H", "AS"]  # AS's whole corner keeps it sure
+    assert "left out unsure marks: KD? (0.69)" in loose.warnings
+    assert sorted(r.probability for r in loose.readings) == pytest.approx([0.69, 0.69, 0.95, 0.95])
+    rows = reader.read(photo).to_dict()  # a short hand: filled with it, flagged
+    assert "low confidence: KD (0.69)" in rows["warnings"]
+    lenient = CardReader(detector=IndicesAtTheEdge(), classifier=NamedByPlace(), detection_sizes=(640,),
+                         min_card_confidence=0.0)  # every mark kept: nothing to doubt against
+    assert sorted(r.probability for r in lenient.read(photo, loose=True).readings) == pytest.approx([0.95] * 4)
+
+
 def test_the_unsure_threshold_is_a_reader_setting():
     reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(probability=0.4), min_card_confidence=0.3)
     rows = deal(11)
