@@ -14,7 +14,7 @@ from vision.classifier import SCALE_VOTE, IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
-from vision.messages import BLURRED_WARNING, UNSURE_MARKS_WARNING
+from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARNING
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
@@ -126,6 +126,9 @@ class CardReader:
         result = ReadResult(cards, None, warnings, float(photo.reduction), timings, size, all_readings)
         if loose:
             cards.sort(key=lambda c: (c.centre[1], c.centre[0]))
+            if not cards:  # rows mode says "expected 13 cards, found 0"; loose cards would say nothing at all
+                result.warnings.append(f"{NO_CARDS_WARNING}: retake the photo with the cards' corners in view, "
+                                       "closer and in focus")
         else:
             self._assign_rows(result, readings)
         for card in result.cards:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.crops import CLASS_NAMES
-from vision.messages import BLURRED_WARNING
+from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING
 from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE, CardReader
 
 from conftest import jpeg_with_orientation
@@ -413,6 +413,14 @@ def test_a_card_seen_only_through_an_index_cut_by_the_photo_edge_is_not_named_su
     lenient = CardReader(detector=IndicesAtTheEdge(), classifier=NamedByPlace(), detection_sizes=(640,),
                          min_card_confidence=0.0)  # every mark kept: nothing to doubt against
     assert sorted(r.probability for r in lenient.read(photo, loose=True).readings) == pytest.approx([0.95] * 4)
+
+
+def test_a_loose_read_that_finds_no_card_says_so(reader):
+    blank = jpeg(np.full((600, 800, 3), 200, np.uint8))
+    loose = reader.read(blank, loose=True)
+    assert loose.cards == [] and len(loose.warnings) == 1 and loose.warnings[0].startswith(NO_CARDS_WARNING + ": ")
+    assert "expected 13 cards, found 0" in reader.read(blank).warnings  # rows say it their own way
+    assert not any(w.startswith(NO_CARDS_WARNING) for w in reader.read(blank).warnings)
 
 
 def test_the_unsure_threshold_is_a_reader_setting():

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+import cv2
 import numpy as np
 
 from vision.cards import IndexReading, merge_indices
+from vision.crops import CLASS_NAMES
+from vision.reader import CardReader
 from vision.rows import group_rows
 from webapp.i18n import _WARNINGS
 from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate
@@ -34,8 +37,27 @@ def _seen_twice_warning() -> list[str]:
     return merge_indices(far_apart)[1]
 
 
+class _FindsNothing:
+    score_threshold = 0.25
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+
+
+class _NamesNothing:
+    def probabilities(self, image, boxes):
+        return np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+
+
+def _nothing_found_warnings() -> list[str]:
+    """What the reader writes for a photo where it finds no card at all, loose and in rows."""
+    reader = CardReader(detector=_FindsNothing(), classifier=_NamesNothing(), detection_sizes=(640,))
+    photo = cv2.imencode(".png", np.full((600, 800, 3), 90, np.uint8))[1].tobytes()
+    return reader.read(photo, loose=True).warnings + reader.read(photo).warnings
+
+
 def test_every_reader_warning_is_restated_or_rechecked():
-    written = _row_warnings() + _seen_twice_warning()
+    written = _row_warnings() + _seen_twice_warning() + _nothing_found_warnings()
     keys = set()
     for text in written:
         if rechecked_by_review(text):
@@ -43,7 +65,8 @@ def test_every_reader_warning_is_restated_or_rechecked():
         restated = restate(text)
         assert restated is not None, f"reader warning not translated: {text!r}"
         keys.add(restated[0])
-    assert keys == {"front_unclear", "no_front_row", "rows_unclear", "no_rows", "too_few_for_rows", "seen_twice"}
+    assert keys == {"front_unclear", "no_front_row", "rows_unclear", "no_rows", "too_few_for_rows", "seen_twice",
+                    "no_card_read"}
 
 
 def test_values_are_taken_from_the_warning():

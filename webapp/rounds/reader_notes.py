@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vision.messages import BLURRED_WARNING, UNSURE_MARKS_WARNING
+from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARNING
 from vision.sharpness import BLURRED_BELOW
 
 # English wording of the restated warnings (translations: webapp.i18n).
@@ -21,6 +21,7 @@ READER_WARNING_TEXT: dict[str, str] = {
                      "check the rows.",
     "no_rows": "The cards do not lie in three separate rows: lay them out in rows and retake it, or type them.",
     "too_few_for_rows": "Only {n} card(s) found: too few to form rows.",
+    "no_card_read": "No card was read in the photo: retake it with the cards' corners in view, closer and in focus.",
 }
 
 # Card counts, row sizes and confidence: the review checks these against the hand as corrected, not as read.
@@ -37,6 +38,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"rows ambiguous: cannot tell front from back"), "front_unclear"),
     (re.compile(r"rows ambiguous: the cards do not form three separate rows"), "no_rows"),
     (re.compile(r"cannot form rows from (?P<n>\d+) card"), "too_few_for_rows"),
+    (re.compile(re.escape(NO_CARDS_WARNING) + ":"), "no_card_read"),
 ]
 
 
