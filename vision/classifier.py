@@ -65,16 +65,16 @@ class IndexClassifier:
         rotation_vote_below 0 turns both off.
         """
         probs = self._turned_vote(image, boxes, rotation_vote_below)
-        scale_vote = self.scale_vote
-        unsure = np.flatnonzero(probs.max(axis=1) < rotation_vote_below) if len(boxes) else []
-        if len(unsure) and scale_vote:
+        unsure = np.flatnonzero(probs.max(axis=1) < rotation_vote_below)
+        if len(unsure) and self.scale_vote:
             unsure_boxes = np.asarray(boxes, np.float64).reshape(-1, 4)[unsure]
             votes = probs[unsure] + sum(self._turned_vote(image, scaled_boxes(unsure_boxes, factor), rotation_vote_below)
-                                        for factor in scale_vote)
-            probs[unsure] = votes / (1 + len(scale_vote))
+                                        for factor in self.scale_vote)
+            probs[unsure] = votes / (1 + len(self.scale_vote))
         return probs
 
     def _turned_vote(self, image: np.ndarray, boxes: np.ndarray, rotation_vote_below: float) -> np.ndarray:
+        """One batched run over the boxes' crops; the unsure ones averaged over their four quarter turns."""
         if len(boxes) == 0:
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
         batch = crops_to_input([index_crop(image, box) for box in boxes])

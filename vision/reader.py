@@ -179,8 +179,9 @@ class CardReader:
         return fused, size, _scale(size, long_side)
 
     def _doubt_cut_indices(self, readings: list[IndexReading], shape: tuple[int, ...]) -> list[IndexReading]:
-        """The readings, those of indices at the photo's edge (EDGE_MARGIN_PX) named more surely than just under
-        the unsure threshold named just under it (shown so in the warnings); with no threshold, all as read."""
+        """The readings, with each index at the photo's edge (within EDGE_MARGIN_PX) named no more surely than
+        0.01 under the unsure threshold, which the warnings then show. With no threshold (0: every mark kept) there
+        is nothing to doubt against, and the readings are returned as read."""
         h, w = shape[:2]
         doubted = self.min_card_confidence - 0.01
         if doubted <= 0:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import cv2
 
+from vision.classifier import SCALE_VOTE
 from vision.crops import CARD_CODES
 from vision.evaluation import datasets
 from vision.evaluation.confusion_image import draw_confusion, side_by_side
@@ -21,7 +22,6 @@ from vision.evaluation.metrics import worst_confusions
 from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, steep_view_bytes,
                                     steep_view_with_boxes)
-from vision.classifier import SCALE_VOTE
 from vision.reader import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE,
                            MODELS_DIR, CardReader)
 

@@ -2,9 +2,9 @@
 
     python -m vision.synth.cache_pack /work/data/deck-cache .devcarry/deckcache [--quality 92]
 
-All 15 decks: 73 MB of PNG -> 18 MB, with each deck's index boxes found on the WebP faces (bank.INDEX_BOXES_FILE). The generator reads <code>.webp where <code>.png is missing (decks.load_face);
-lossy WebP drops only the colour of fully transparent pixels, which nothing draws, and the faces are shrunk far
-below their 720 px when a scene is drawn.
+All 15 decks: 73 MB of PNG -> 18 MB, with each deck's index boxes found on the WebP faces (bank.INDEX_BOXES_FILE).
+The generator reads <code>.webp where <code>.png is missing (decks.load_face); lossy WebP drops only the colour of
+fully transparent pixels, which nothing draws, and the faces are shrunk far below their 720 px when a scene is drawn.
 """
 from __future__ import annotations
 
