@@ -5,7 +5,7 @@
 # val tile set. It renders fresh photo tiles there with all its cores, trains from models/in-training/detector.pt
 # for a fixed time and writes the stripped weights, results.csv and the log to $OUT.
 # Usage there: bash scripts/device_detector_step.sh SEED TILES TRAIN_HOURS [extra train_detector args...]
-# (SYNTH_ARGS, e.g. "--photo-kinds rows=2,hand=1", goes to the tile rendering.)
+# (SYNTH_ARGS, e.g. "--photo-kinds rows=2,hand=1", goes to the tile rendering; RENDER_SECONDS caps it, default 150.)
 set -uo pipefail
 seed=${1:?seed}; tiles=${2:?tiles}; hours=${3:?hours}; shift 3
 out=${OUT:?OUT is set by the device tool}
@@ -20,7 +20,7 @@ nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
 workers=$(nproc)
 say "rendering $tiles tiles with $workers workers"
 # Rendering is capped: tiles already written (each with its labels) are used even if the cap cuts the rest.
-timeout 150 $py -m vision.synth --out /tmp/gen --cache $carry/deckcache --seed "$seed" --parts phototiles \
+timeout "${RENDER_SECONDS:-150}" $py -m vision.synth --out /tmp/gen --cache $carry/deckcache --seed "$seed" --parts phototiles \
     --photo-tiles "$tiles" --val-fraction 0.01 --tile-blur 0.35 --workers "$workers" ${SYNTH_ARGS:-} 2>&1 | tail -4
 rendered=$(ls /tmp/gen/phototiles/labels/train 2>/dev/null | wc -l)
 say "$rendered train tiles rendered"
