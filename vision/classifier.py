@@ -14,6 +14,11 @@ from vision.errors import ModelError
 # averaged (the classifier was trained on indices at any angle). Measured on synth-v2's unseen-deck val crops:
 # top-1 0.888 -> 0.909 while ~28 % of crops take the extra runs (docs/reader.md).
 ROTATION_VOTE_BELOW = 0.8
+# Crops named with ROTATION_VOTE_BELOW up to this are turned too, as a check: when the four turns' mean names another
+# class, that mean replaces the reading; when it agrees, the reading stays. Session 23: an index whose suit was misread
+# (a blurred AS read AC at 0.81, turned AS at 0.61) is left out as unsure instead of read wrong; real steep views'
+# reads wrong without any warning 6 -> 4 of 1,089, every other real set level (docs/reader.md).
+ROTATION_CHECK_BELOW = 0.9
 # Crops still named with less than ROTATION_VOTE_BELOW after that can be classified again from boxes scaled by a few
 # factors about their centre (more or less of the neighbourhood: a neighbour's index in a fan, a box cut short), the
 # answers averaged. Off in the reader: session 22 measured (0.85, 1.2) with the shipped models as photos of every kind
@@ -45,6 +50,8 @@ def scaled_boxes(boxes: np.ndarray, factor: float) -> np.ndarray:
 class IndexClassifier:
     """Names the card of each index box (52 codes + `none`); thread-safe."""
 
+    rotation_check_below = ROTATION_CHECK_BELOW
+
     def __init__(self, model_path: Path, *, scale_vote: tuple[float, ...] = SCALE_VOTE):
         self.scale_vote = scale_vote
         self.session = create_session(model_path)
@@ -62,7 +69,8 @@ class IndexClassifier:
 
         Unsure crops (top probability < rotation_vote_below) get the mean over four quarter turns, and those still
         unsure the mean over their box and the box scaled by each of `self.scale_vote` (each with its own turns);
-        rotation_vote_below 0 turns both off.
+        crops up to `self.rotation_check_below` take the turns' mean only where it names another class;
+        rotation_vote_below 0 turns all three off.
         """
         probs = self._turned_vote(image, boxes, rotation_vote_below)
         unsure = np.flatnonzero(probs.max(axis=1) < rotation_vote_below)
@@ -74,17 +82,21 @@ class IndexClassifier:
         return probs
 
     def _turned_vote(self, image: np.ndarray, boxes: np.ndarray, rotation_vote_below: float) -> np.ndarray:
-        """One batched run over the boxes' crops; the unsure ones averaged over their four quarter turns."""
+        """One batched run over the boxes' crops; the unsure ones averaged over their four quarter turns, the checked
+        ones (up to rotation_check_below) replaced by that mean only where it names another class."""
         if len(boxes) == 0:
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
         batch = crops_to_input([index_crop(image, box) for box in boxes])
         probs = self._run(batch)
-        unsure = np.flatnonzero(probs.max(axis=1) < rotation_vote_below)
-        if len(unsure):
-            turned = [np.rot90(batch[unsure], quarter, axes=(2, 3)) for quarter in (1, 2, 3)]
-            votes = probs[unsure] + self._run(np.ascontiguousarray(np.concatenate(turned))).reshape(
-                3, len(unsure), -1).sum(axis=0)
-            probs[unsure] = votes / 4
+        top = probs.max(axis=1)
+        check_below = max(self.rotation_check_below, rotation_vote_below) if rotation_vote_below > 0 else 0.0
+        turned_ids = np.flatnonzero(top < check_below)
+        if len(turned_ids):
+            turned = [np.rot90(batch[turned_ids], quarter, axes=(2, 3)) for quarter in (1, 2, 3)]
+            votes = (probs[turned_ids] + self._run(np.ascontiguousarray(np.concatenate(turned))).reshape(
+                3, len(turned_ids), -1).sum(axis=0)) / 4
+            take = (top[turned_ids] < rotation_vote_below) | (votes.argmax(axis=1) != probs[turned_ids].argmax(axis=1))
+            probs[turned_ids[take]] = votes[take]
         return probs
 
     def _run(self, batch: np.ndarray) -> np.ndarray:

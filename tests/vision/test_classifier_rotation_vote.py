@@ -1,5 +1,6 @@
-"""The classifier's votes: only unsure crops are classified again at quarter turns, and averaged; those still unsure
-can be classified again from boxes scaled about their centres (the scale vote, off by default)."""
+"""The classifier's votes: only unsure crops are classified again at quarter turns, and averaged; fairly sure ones are
+turned as a check and take the turns' mean only where it names another class; those still unsure can be classified
+again from boxes scaled about their centres (the scale vote, off by default)."""
 import numpy as np
 
 from vision.classifier import SCALE_VOTE, IndexClassifier, scaled_boxes
@@ -105,3 +106,48 @@ def test_the_reader_has_no_scale_vote_by_default():
     session = WhiteShareSession()
     probs = make_classifier(session).probabilities(image, boxes)
     assert SCALE_VOTE == () and abs(probs[0, 1] - 0.5) < 1e-3 and session.batch_sizes == [1, 3]
+
+
+class FairlySureSession(NamingSession):
+    """A white crop is surely class 0; a dark crop with a white bottom-right corner (upright) is class 3 at 0.85
+    (class 4 the rest); the same crop turned is surely `turned_class`."""
+
+    def __init__(self, turned_class: int):
+        super().__init__()
+        self.turned_class = turned_class
+
+    def run(self, _outputs, feeds):
+        batch = next(iter(feeds.values()))
+        self.batch_sizes.append(len(batch))
+        logits = np.full((len(batch), N), -20.0, np.float32)
+        for i, crop in enumerate(batch):
+            if crop.mean() > 0.9:
+                logits[i, 0] = 10
+            elif crop[0, -1, -1] > 0.5:
+                logits[i, 3], logits[i, 4] = np.log(0.85), np.log(0.15)
+            else:
+                logits[i, self.turned_class] = 10
+        return [logits]
+
+
+def test_fairly_sure_crops_whose_turns_name_another_class_take_the_turns_mean():
+    session = FairlySureSession(turned_class=4)
+    image, boxes = image_with_two_indices()
+    probs = make_classifier(session).probabilities(image, boxes)
+    assert probs[0].argmax() == 4 and abs(probs[0, 4] - (0.15 + 3) / 4) < 1e-3  # renamed, and unsure at 0.79
+    assert probs[1, 0] > 0.99 and session.batch_sizes == [2, 3]  # the sure crop is not turned
+
+
+def test_fairly_sure_crops_whose_turns_agree_keep_their_reading():
+    session = FairlySureSession(turned_class=3)
+    image, boxes = image_with_two_indices()
+    probs = make_classifier(session).probabilities(image, boxes)
+    assert abs(probs[0, 3] - 0.85) < 1e-3  # checked (three more crops run), not averaged down
+    assert session.batch_sizes == [2, 3]
+
+
+def test_the_rotation_check_is_off_with_the_vote():
+    session = FairlySureSession(turned_class=4)
+    image, boxes = image_with_two_indices()
+    probs = make_classifier(session).probabilities(image, boxes, rotation_vote_below=0.0)
+    assert abs(probs[0, 3] - 0.85) < 1e-3 and session.batch_sizes == [2]
