@@ -17,9 +17,10 @@ ROTATION_VOTE_BELOW = 0.8
 # Crops named with ROTATION_VOTE_BELOW up to this are turned too, as a check: when the four turns' mean names another
 # class, that mean replaces the reading; when it agrees, the reading stays. Session 23: an index whose suit was misread
 # (a blurred AS read AC at 0.81, turned AS at 0.61) is left out as unsure instead of read wrong; real steep views'
-# reads wrong without any warning 6 -> 4 of 1,089, every other real set level (docs/reader.md).
+# reads wrong without any warning 6 -> 4 of 1,089 (recall 0.818 -> 0.817), photos as taken and in other light level
+# (docs/reader.md).
 ROTATION_CHECK_BELOW = 0.9
-# Crops still named with less than ROTATION_VOTE_BELOW after that can be classified again from boxes scaled by a few
+# Crops still named with less than ROTATION_VOTE_BELOW after the rotation vote can be classified again from boxes scaled by a few
 # factors about their centre (more or less of the neighbourhood: a neighbour's index in a fan, a box cut short), the
 # answers averaged. Off in the reader: session 22 measured (0.85, 1.2) with the shipped models as photos of every kind
 # rows exactly right 0.958 -> 0.975 but real steep views' recall 0.811 -> 0.802 (docs/reader.md); a knob for
@@ -50,10 +51,10 @@ def scaled_boxes(boxes: np.ndarray, factor: float) -> np.ndarray:
 class IndexClassifier:
     """Names the card of each index box (52 codes + `none`); thread-safe."""
 
-    rotation_check_below = ROTATION_CHECK_BELOW
-
-    def __init__(self, model_path: Path, *, scale_vote: tuple[float, ...] = SCALE_VOTE):
+    def __init__(self, model_path: Path, *, scale_vote: tuple[float, ...] = SCALE_VOTE,
+                 rotation_check_below: float = ROTATION_CHECK_BELOW):
         self.scale_vote = scale_vote
+        self.rotation_check_below = rotation_check_below
         self.session = create_session(model_path)
         self.input_name = self.session.get_inputs()[0].name
         classes = self.session.get_outputs()[0].shape[-1]

@@ -3,7 +3,7 @@ turned as a check and take the turns' mean only where it names another class; th
 again from boxes scaled about their centres (the scale vote, off by default)."""
 import numpy as np
 
-from vision.classifier import SCALE_VOTE, IndexClassifier, scaled_boxes
+from vision.classifier import ROTATION_CHECK_BELOW, SCALE_VOTE, IndexClassifier, scaled_boxes
 from vision.crops import CLASS_NAMES
 
 N = len(CLASS_NAMES)
@@ -40,6 +40,7 @@ class MarkedCornerSession(NamingSession):
 def make_classifier(session, scale_vote: tuple[float, ...] = SCALE_VOTE) -> IndexClassifier:
     classifier = IndexClassifier.__new__(IndexClassifier)
     classifier.session, classifier.input_name, classifier.scale_vote = session, "input", scale_vote
+    classifier.rotation_check_below = ROTATION_CHECK_BELOW
     return classifier
 
 
