@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from vision.synth.decks import DECKS_BY_NAME, available_decks, installed_decks
+from vision.synth.decks import DECKS_BY_NAME, PHOTO_DECKS, available_decks, installed_decks
 
 DEFAULT_VAL = ["paris", "kde_gm_paris", "neoclassical"]
 ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "phototiles", "textcrops", "fontcrops")
@@ -126,11 +126,18 @@ def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: 
     """--decks (comma list, "" = every installed or cached deck) and --val-decks -> (train decks, val decks);
     parser.error on an unknown or missing deck, or when either side is empty."""
     available = [d.name for d in (installed_decks() if cache is None else available_decks(cache))]
-    wanted = [d for d in decks.split(",") if d] or available
+    photo = {d.name for d in PHOTO_DECKS}
+    named_val = [d for d in val_decks.split(",") if d]
+    # photo decks (others' photos) are validation decks only: in the default deck list only when --val-decks names them
+    wanted = [d for d in decks.split(",") if d] or [d for d in available if d not in photo or d in named_val]
     unknown = [d for d in wanted if d not in DECKS_BY_NAME or d not in available]
     if unknown:
         parser.error(f"unknown or missing decks: {', '.join(unknown)}")
-    val = [d for d in val_decks.split(",") if d in wanted]
+    trained_photo = [d for d in wanted if d in photo and d not in named_val]
+    if trained_photo:
+        parser.error(f"{', '.join(trained_photo)}: decks cut out of others' photos are for validation only "
+                     "(name them in --val-decks)")
+    val = [d for d in named_val if d in wanted]
     train = [d for d in wanted if d not in val]
     if not train or not val:
         parser.error("need at least one train deck and one val deck")

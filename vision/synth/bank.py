@@ -111,8 +111,11 @@ def load_deck_faces(cache_dir: Path, deck: Deck) -> DeckFaces:
         for _ in range(LEVELS - 1):
             prev = pyramid[-1]
             pyramid.append(cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2), interpolation=cv2.INTER_AREA))
-        top_left, bottom_right = boxes[code]
+        top_left, bottom_right, *other_corners = boxes[code]
         hull = _index_hull(image, top_left)
         hulls = [hull, np.stack([w - hull[:, 0], h - hull[:, 1]], axis=1).astype(np.float32)]
-        result.faces[code] = Face(code, pyramid, hulls, [top_left, bottom_right])
+        for corner, box in enumerate(other_corners, start=2):  # a deck with indices in all four corners
+            like = hulls[corner % 2]  # top-right reads upright like the top-left, bottom-left like the bottom-right
+            hulls.append((like + np.array(box[:2], np.float32) - like.min(axis=0)).astype(np.float32))
+        result.faces[code] = Face(code, pyramid, hulls, [top_left, bottom_right, *other_corners])
     return result

@@ -20,6 +20,7 @@ from vision.crops import CARD_CODES
 
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
+DEV_PHOTOS_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "dev-photos"  # beside the project
 CARD_HEIGHT = 720  # rendered face height in pixels: indices ~90-110 px tall, enough for any crop size
 
 _RANK_WORDS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
@@ -29,14 +30,14 @@ _SUIT_WORDS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 @dataclass(frozen=True)
 class Deck:
     name: str
-    source: str  # "aisleriot" or "kde"
+    source: str  # "aisleriot", "kde" or "photo" (cut out of real photos: vision.synth.photo_decks)
     file: str  # path relative to the source directory
     package: str
     license: str
 
     @property
     def path(self) -> Path:
-        return (AISLERIOT_DIR if self.source == "aisleriot" else KDE_DIR) / self.file
+        return {"aisleriot": AISLERIOT_DIR, "kde": KDE_DIR, "photo": DEV_PHOTOS_DIR}[self.source] / self.file
 
     def element_id(self, code: str) -> str:
         rank = _RANK_WORDS.get(code[0], code[0])
@@ -70,7 +71,12 @@ DECKS: list[Deck] = [
     Deck("kde_nicu_white", "kde", "svg-nicu-white/white.svgz", _KDE, "GPL-2+"),
     Deck("kde_penguins", "kde", "svg-penguins/penguins.svgz", _KDE, "GPL-3+"),
 ]
-DECKS_BY_NAME = {deck.name: deck for deck in DECKS}
+# Decks cut out of others' real photos of single cards (vision.synth.photo_decks): for validation only, never in
+# DECKS (so never trained on), and the photos stay outside the project. The webcam singles are a whole deck (52
+# cards, 20 photos each); the phone singles are not (JH.jpg shows the jack of spades), and a deck needs every face.
+PHOTO_DECKS: list[Deck] = [Deck("real_webcam", "photo", "webcam-singles", "dev photos (../shared/dev-photos)",
+                                "others' photos: measurement only, not redistributed")]
+DECKS_BY_NAME = {deck.name: deck for deck in DECKS + PHOTO_DECKS}
 
 
 class DeckError(RuntimeError):
@@ -84,7 +90,8 @@ def installed_decks() -> list[Deck]:
 def available_decks(cache_dir: Path) -> list[Deck]:
     """Decks whose SVG is installed or whose faces are already cached (a machine without the apt packages, e.g. a
     lent GPU machine, generates from a cache carried to it)."""
-    return [deck for deck in DECKS if deck.path.exists() or (cache_dir / deck.name / "done.json").exists()]
+    return [deck for deck in DECKS + PHOTO_DECKS
+            if deck.path.exists() or (cache_dir / deck.name / "done.json").exists()]
 
 
 def _render_element(deck: Deck, element: str, zoom: float) -> np.ndarray:
@@ -110,10 +117,15 @@ def _trim_alpha(image: np.ndarray) -> np.ndarray:
 
 
 def render_deck(deck: Deck, cache_dir: Path) -> Path:
-    """Render all 52 faces of a deck into cache_dir/<deck>/<code>.png (skipped when cached)."""
+    """Render all 52 faces of a deck into cache_dir/<deck>/<code>.png (skipped when cached; a photo deck's are cut
+    out of its photos)."""
     out = cache_dir / deck.name
     if (out / "done.json").exists():
         return out
+    if deck.source == "photo":
+        from vision.synth.photo_decks import build_photo_deck
+
+        return build_photo_deck(deck, cache_dir)
     out.mkdir(parents=True, exist_ok=True)
     # Calibrate the zoom on one card: element bounding boxes are in document units.
     probe = _trim_alpha(_render_element(deck, deck.element_id("AS"), 1.0))

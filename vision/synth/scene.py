@@ -27,7 +27,7 @@ TABLE_OWNER = -1
 class IndexLabel:
     code: str
     card: int  # position of the card in the layout
-    corner: int  # 0 = top-left, 1 = bottom-right
+    corner: int  # 0 = top-left, 1 = bottom-right (2 = top-right, 3 = bottom-left: decks with four indices)
     box: tuple[float, float, float, float]  # axis-aligned box of the index ink, image pixels, clipped
     visible: float  # fraction of the index uncovered and inside the image
     suit_visible: float = 1.0  # the same for the suit's band (the index's lower SUIT_BAND, read upright)
@@ -262,11 +262,11 @@ def _visible_fraction(poly: np.ndarray, area: float, owner: np.ndarray, number: 
 
 
 def _suit_band(hull: np.ndarray, corner: int) -> np.ndarray:
-    """The suit's band of an index, face coordinates: the lower SUIT_BAND of its box for the top-left index, the
-    upper for the bottom-right one (the same index turned 180°)."""
+    """The suit's band of an index, face coordinates: the lower SUIT_BAND of its box for the top-left (and top-right)
+    index, the upper for the bottom-right (and bottom-left) one (the same index turned 180°)."""
     x0, y0 = hull.min(axis=0)
     x1, y1 = hull.max(axis=0)
-    top, bottom = (y1 - SUIT_BAND * (y1 - y0), y1) if corner == 0 else (y0, y0 + SUIT_BAND * (y1 - y0))
+    top, bottom = (y1 - SUIT_BAND * (y1 - y0), y1) if corner % 2 == 0 else (y0, y0 + SUIT_BAND * (y1 - y0))
     return np.array([[x0, top], [x1, top], [x1, bottom], [x0, bottom]], np.float32)
 
 
