@@ -121,14 +121,14 @@ def blank_face(height: int = 720, width: int = 514) -> np.ndarray:
 
 
 def test_indices_in_the_other_corners_are_found_only_where_a_deck_prints_them():
-    from vision.synth.photo_decks import _other_corner_indices
+    from vision.synth.indices import find_other_corner_indices
 
     face = blank_face()
     top_left = (20, 30, 80, 200)
     face[30:200, 20:80, :3] = 30
-    assert _other_corner_indices(face, top_left) == []  # a number card: blank paper there
+    assert find_other_corner_indices(face, top_left) == []  # a number card: blank paper there
     face[35:190, 514 - 82:514 - 25, :3] = 30  # an ace printed with four indices
-    top_right, bottom_left = _other_corner_indices(face, top_left)
+    top_right, bottom_left = find_other_corner_indices(face, top_left)
     assert top_right == (514 - 82, 35, 514 - 25, 190)
     assert bottom_left == (25, 720 - 190, 82, 720 - 35)
 

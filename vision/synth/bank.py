@@ -77,9 +77,10 @@ def faces_fingerprint(raw: dict[str, np.ndarray]) -> str:
     return digest.hexdigest()
 
 
-def cached_index_boxes(folder: Path, raw: dict[str, np.ndarray]) -> dict[str, list[tuple[int, int, int, int]]]:
-    """find_deck_indices(raw), read from folder/INDEX_BOXES_FILE when it was saved for these very pixels, else
-    found and saved there (skipped where the folder cannot be written)."""
+def cached_index_boxes(folder: Path, raw: dict[str, np.ndarray], other_corners: bool = False
+                       ) -> dict[str, list[tuple[int, int, int, int]]]:
+    """find_deck_indices(raw, other_corners), read from folder/INDEX_BOXES_FILE when it was saved for these very
+    pixels, else found and saved there (skipped where the folder cannot be written)."""
     path = folder / INDEX_BOXES_FILE
     fingerprint = faces_fingerprint(raw)
     try:
@@ -88,7 +89,7 @@ def cached_index_boxes(folder: Path, raw: dict[str, np.ndarray]) -> dict[str, li
             return {code: [tuple(int(v) for v in box) for box in boxes] for code, boxes in saved["boxes"].items()}
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    boxes = find_deck_indices(raw)
+    boxes = find_deck_indices(raw, other_corners)
     try:
         partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # workers may save at once: replace is atomic
         partial.write_text(json.dumps({"faces": fingerprint, "boxes": {
@@ -101,7 +102,7 @@ def cached_index_boxes(folder: Path, raw: dict[str, np.ndarray]) -> dict[str, li
 
 def load_deck_faces(cache_dir: Path, deck: Deck) -> DeckFaces:
     raw = {code: load_face(cache_dir, deck, code) for code in CARD_CODES}
-    boxes = cached_index_boxes(cache_dir / deck.name, raw)
+    boxes = cached_index_boxes(cache_dir / deck.name, raw, other_corners=deck.corners == 4)
     result = DeckFaces(deck)
     for code, image in raw.items():
         h, w = image.shape[:2]

@@ -34,6 +34,7 @@ class Deck:
     file: str  # path relative to the source directory
     package: str
     license: str
+    corners: int = 2  # corners printed with an index: 2 (top-left, bottom-right) or 4
 
     @property
     def path(self) -> Path:
@@ -48,7 +49,7 @@ class Deck:
 _GNOME = "gnome-cards-data"
 _KDE = "kdegames-card-data-kf5"
 # Kept: decks whose top-left and bottom-right corners carry a standard index (A K Q J 10..2 over a
-# suit glyph) and no other corner does. Checked by eye on contact sheets (docs/synth.md lists the
+# suit glyph) and no other corner does, or (since session 24, `corners=4`) all four corners do. Checked by eye on contact sheets (docs/synth.md lists the
 # rejected ones and why). synth-v1 used the first eleven; bellot, ornamental, kde_nicu_white and
 # kde_penguins were added for synth-v2 once the index finder handled frames and large indices.
 # Licences from /usr/share/doc/<package>/copyright (gnome-cards-data: "Files: *" GPL-3+; bellot's
@@ -70,6 +71,9 @@ DECKS: list[Deck] = [
     Deck("kde_gm_paris", "kde", "svg-gm-paris/paris.svgz", _KDE, "GPL-2+"),
     Deck("kde_nicu_white", "kde", "svg-nicu-white/white.svgz", _KDE, "GPL-2+"),
     Deck("kde_penguins", "kde", "svg-penguins/penguins.svgz", _KDE, "GPL-3+"),
+    # session 24: a deck printed with four indices (common in real decks) and one whose courts bear a big letter
+    Deck("dondorf", "aisleriot", "dondorf.svgz", _GNOME, "GPL-3+", corners=4),
+    Deck("kde_jolly_royal", "kde", "svg-jolly-royal/jolly-royal.svgz", _KDE, "GPL-2+"),
 ]
 # Decks cut out of others' real photos of single cards (vision.synth.photo_decks): for validation only, never in
 # DECKS (so never trained on), and the photos stay outside the project. The webcam singles are a whole deck (52

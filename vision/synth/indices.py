@@ -19,6 +19,10 @@ import numpy as np
 
 Box = tuple[int, int, int, int]  # x1, y1, x2, y2 in face pixels, x2/y2 exclusive
 NUMBER_RANKS = "23456789T"
+# The top-right and bottom-left indices of a deck printed with four: looked for this share of the index height around
+# the top-left index's mirror place; their width and height within OTHER_CORNER_SLACK of the top-left index's.
+OTHER_CORNER_PAD = 0.15
+OTHER_CORNER_SLACK = 0.25
 
 
 class IndexNotFound(RuntimeError):
@@ -158,8 +162,9 @@ def _top_left_boxes(faces: Mapping[str, np.ndarray]) -> dict[str, Box]:
     return result
 
 
-def find_deck_indices(faces: Mapping[str, np.ndarray]) -> dict[str, list[Box]]:
-    """Both index boxes (top-left, bottom-right) of every face of one deck.
+def find_deck_indices(faces: Mapping[str, np.ndarray], other_corners: bool = False) -> dict[str, list[Box]]:
+    """Both index boxes (top-left, bottom-right) of every face of one deck; with `other_corners` (a deck printed with
+    four indices) also the top-right and bottom-left ones where a face has them (find_other_corner_indices).
 
     The bottom-right index is found the same way on the face turned by 180 degrees (decks are not
     always exactly point-symmetric), then mapped back.
@@ -170,4 +175,26 @@ def find_deck_indices(faces: Mapping[str, np.ndarray]) -> dict[str, list[Box]]:
     for code, face in faces.items():
         h, w = face.shape[:2]
         result[code] = [top_left[code], rotate_box_180(turned[code], w, h)]
+        if other_corners:
+            result[code] += find_other_corner_indices(face, top_left[code])
     return result
+
+
+def find_other_corner_indices(face: np.ndarray, top_left: Box) -> list[Box]:
+    """[top-right, bottom-left] index boxes where the face carries an index in those corners too (decks printed with
+    four indices, some real decks' aces), else []: the face mirrored left to right is searched like a top-left
+    index, in a window OTHER_CORNER_PAD around the top-left one, and what is found must be about as large as it (on
+    other cards the corner there is blank paper, the pips lying further in)."""
+    h, w = face.shape[:2]
+    x1, y1, x2, y2 = top_left
+    pad = int(round(OTHER_CORNER_PAD * (y2 - y1)))
+    window = (max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad))
+    try:
+        fx1, fy1, fx2, fy2 = find_top_left_index(np.ascontiguousarray(face[:, ::-1]), window)
+    except IndexNotFound:
+        return []
+    if (abs((fy2 - fy1) - (y2 - y1)) > OTHER_CORNER_SLACK * (y2 - y1)
+            or abs((fx2 - fx1) - (x2 - x1)) > OTHER_CORNER_SLACK * (x2 - x1)):
+        return []
+    top_right = (w - fx2, fy1, w - fx1, fy2)
+    return [top_right, rotate_box_180(top_right, w, h)]

@@ -17,7 +17,7 @@ import numpy as np
 from vision.crops import CARD_CODES
 from vision.synth.bank import INDEX_BOXES_FILE, faces_fingerprint
 from vision.synth.decks import CARD_HEIGHT, DEV_PHOTOS_DIR, Deck, DeckError
-from vision.synth.indices import find_deck_indices, rotate_box_180
+from vision.synth.indices import find_deck_indices, find_other_corner_indices, rotate_box_180
 
 ANALYSIS_LONG_SIDE = 1000  # the outline is found on a copy this long (the cut is made at full resolution)
 MIN_CARD_SHARE, MAX_CARD_SHARE = 0.03, 0.8  # the share of the photo a card's outline covers
@@ -25,10 +25,8 @@ THRESHOLDS = range(235, 105, -10)  # grey levels tried for the card's outline
 RECTANGULARITY = 0.93  # the card's outline fills at least this share of its minimum-area rectangle
 CARD_ASPECT = (0.6, 0.8)  # width / height of a playing card (poker 0.714, bridge 0.636), with slack
 SYMMETRY_SLACK = 0.25  # an index box's sides may lie this share of its size off the place symmetry gives them
-INSET = 0.006
+INSET = 0.006  # share of each side trimmed off the cut, so that no table shows along the edges
 CHOICE_ROUNDS = 3  # photos tried in turn for a card whose cut-out has its indices out of place
-OTHER_CORNER_PAD = 0.15  # the other corners' index is looked for this share of the index height around its place
-INK_CONTRAST, MIN_INK_SHARE = 60, 0.08  # ink differs from the paper by this much (grey levels); an index's share  # share of each side trimmed off the cut, so that no table shows along the edges
 
 
 def _card_outline(image: np.ndarray) -> tuple[tuple, float, float]:
@@ -138,7 +136,7 @@ def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEV_PHOTOS_
     for code, face in raw.items():
         if not _point_symmetric(boxes[code], face.shape):  # no better photo: the top-left index turned round
             boxes[code] = [boxes[code][0], rotate_box_180(boxes[code][0], face.shape[1], face.shape[0])]
-        boxes[code] += _other_corner_indices(face, boxes[code][0])
+        boxes[code] += find_other_corner_indices(face, boxes[code][0])  # real decks' aces may have four
     (out / INDEX_BOXES_FILE).write_text(json.dumps({"faces": faces_fingerprint(raw), "boxes": {
         code: [[int(v) for v in box] for box in corners] for code, corners in boxes.items()}}))
     (out / "done.json").write_text(json.dumps({"deck": deck.name, "photos": {
@@ -168,25 +166,3 @@ def _point_symmetric(boxes: list, shape: tuple[int, ...]) -> bool:
     turned = rotate_box_180(top_left, shape[1], shape[0])
     size = max(top_left[2] - top_left[0], top_left[3] - top_left[1])
     return all(abs(a - b) <= SYMMETRY_SLACK * size for a, b in zip(turned, bottom_right))
-
-
-def _other_corner_indices(face: np.ndarray, top_left: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]]:
-    """[top-right, bottom-left] index boxes where the face carries an index in those corners too (some real decks'
-    aces), else []: ink at the top-left index's mirror place as tall as that index (a number card's pips lie
-    further in, and the corner there is blank paper)."""
-    h, w = face.shape[:2]
-    x1, y1, x2, y2 = top_left
-    mirror = (w - x2, y1, w - x1, y2)
-    pad = int(OTHER_CORNER_PAD * (y2 - y1))
-    window = (max(0, mirror[0] - pad), max(0, y1 - pad), min(w, mirror[2] + pad), min(h, y2 + pad))
-    patch = face[window[1]:window[3], window[0]:window[2], :3].astype(np.int16)
-    paper = np.median(face[max(0, y2 + pad):min(h, y2 + 3 * pad), window[0]:window[2], :3].reshape(-1, 3), axis=0)
-    ink = np.abs(patch - paper).max(axis=2) > INK_CONTRAST
-    rows, cols = np.nonzero(ink)
-    if len(rows) == 0:
-        return []
-    box = (int(cols.min() + window[0]), int(rows.min() + window[1]), int(cols.max() + 1 + window[0]),
-           int(rows.max() + 1 + window[1]))
-    if abs((box[3] - box[1]) - (y2 - y1)) > SYMMETRY_SLACK * (y2 - y1) or ink.mean() < MIN_INK_SHARE:
-        return []
-    return [box, rotate_box_180(box, w, h)]
