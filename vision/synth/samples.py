@@ -3,6 +3,8 @@
 - layout_p1.jpg .. layout_p4.jpg: four players' 3/5/5 layouts dealt from one deck (disjoint cards);
   p2 is rotated 90 degrees, p3 upside down, p4 at a slant with perspective.
 - loose.jpg: eight loose cards at random angles.
+- rows_four_corners.jpg (session 24): a 3/5/5 layout, overlapped, of a deck printed with an index in all four corners
+  (dondorf), turned 200 degrees.
 - NAME.json next to each photo: the rows (canonical: front row = the 3-card row; codes left to right
   as seen with the front row at the top), or for loose.jpg only the card codes (no "rows" key).
 """
@@ -21,6 +23,7 @@ from vision.synth.decks import DECKS_BY_NAME, render_deck
 from vision.synth.parts.framing import centre_layout
 
 SAMPLE_DECK = "kde_standard"
+FOUR_CORNER_DECK = "dondorf"
 QUALITY = 80
 
 
@@ -80,6 +83,25 @@ def write_samples(folder: Path, cache: Path, seed: int = 0) -> dict:
     _write_small_jpeg(folder / "loose.jpg", image)
     truth["photos"]["loose.jpg"] = {"cards": sorted(loose_codes), "deck": SAMPLE_DECK,
                                     "visible_indices": len(sc.visible_labels())}
+    truth["photos"].update(write_four_corner_sample(folder, cache, seed))
     for name, info in truth["photos"].items():
         (folder / name).with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n")
     return truth
+
+
+def write_four_corner_sample(folder: Path, cache: Path, seed: int = 0) -> dict:
+    """rows_four_corners.jpg (its own random stream, so the other samples are drawn as before); returns its truth
+    (the caller writes the JSON)."""
+    deck_info = DECKS_BY_NAME[FOUR_CORNER_DECK]
+    render_deck(deck_info, cache)
+    deck = load_deck_faces(cache, deck_info)
+    rng = np.random.default_rng([seed, 8])
+    codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
+    layout = layouts.rows_335(rng, deck.aspect, codes=codes, overlapped=True)
+    size, yaw = (1400, 1050), 200.0
+    cam = _fit_camera(rng, layout, size, yaw, (70, 85), 0.8)
+    sc = scene.render_layout(rng, layout, deck, cam, size)
+    image = scene.photo_effects(rng, sc.image, strength=0.35)
+    _write_small_jpeg(folder / "rows_four_corners.jpg", image)
+    return {"rows_four_corners.jpg": {"rows": layout.rows, "rotation_deg": yaw, "deck": FOUR_CORNER_DECK,
+                                      "visible_indices": len(sc.visible_labels())}}
