@@ -25,6 +25,20 @@ def test_every_face_of_a_four_corner_deck_gets_four_index_boxes(tmp_path):
         assert bottom_left[2] < w / 2 and bottom_left[1] > h / 2  # in the bottom-left corner
         assert abs((top_right[3] - top_right[1]) - (top_left[3] - top_left[1])) <= 0.25 * (top_left[3] - top_left[1])
         assert len(face.hulls) == 4
+    # packed to travel to a GPU machine, the deck keeps its four corners; a deck cut out of photos stays behind
+    import json
+
+    from vision.synth.bank import INDEX_BOXES_FILE
+    from vision.synth.cache_pack import pack_cache
+    from vision.synth.decks import PHOTO_DECKS
+
+    (tmp_path / PHOTO_DECKS[0].name).mkdir()
+    (tmp_path / PHOTO_DECKS[0].name / "done.json").write_text("{}")
+    packed = tmp_path / "packed"
+    assert pack_cache(tmp_path, packed) > 0
+    assert sorted(p.name for p in packed.iterdir()) == ["dondorf"]
+    boxes = json.loads((packed / "dondorf" / INDEX_BOXES_FILE).read_text())["boxes"]
+    assert {len(corners) for corners in boxes.values()} == {4}
 
 
 @needs_decks

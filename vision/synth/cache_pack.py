@@ -2,7 +2,9 @@
 
     python -m vision.synth.cache_pack /work/data/deck-cache .devcarry/deckcache [--quality 92]
 
-All 15 decks: 73 MB of PNG -> 18 MB, with each deck's index boxes found on the WebP faces (bank.INDEX_BOXES_FILE).
+The 15 decks of sessions 1-23: 73 MB of PNG -> 18 MB, with each deck's index boxes found on the WebP faces
+(bank.INDEX_BOXES_FILE; a deck's four corners where it has them). Decks cut out of others' photos (decks.PHOTO_DECKS,
+validation only) stay behind.
 The generator reads <code>.webp where <code>.png is missing (decks.load_face); lossy WebP drops only the colour of
 fully transparent pixels, which nothing draws, and the faces are shrunk far below their 720 px when a scene is drawn.
 """
@@ -16,12 +18,15 @@ import cv2
 
 from vision.crops import CARD_CODES
 from vision.synth.bank import cached_index_boxes
+from vision.synth.decks import DECKS
 
 
 def pack_cache(source: Path, target: Path, quality: int = 92) -> int:
-    """Copy every deck folder of source into target with its faces as WebP; returns the bytes written for faces."""
+    """Copy every rendered deck folder of source into target with its faces as WebP; returns the bytes written for
+    faces."""
     written = 0
-    for deck in sorted(p for p in source.iterdir() if (p / "done.json").exists()):
+    rendered = {deck.name: deck for deck in DECKS}
+    for deck in sorted(p for p in source.iterdir() if (p / "done.json").exists() and p.name in rendered):
         (target / deck.name).mkdir(parents=True, exist_ok=True)
         for face in sorted(deck.glob("*.png")):
             ok, data = cv2.imencode(".webp", cv2.imread(str(face), cv2.IMREAD_UNCHANGED),
@@ -32,7 +37,8 @@ def pack_cache(source: Path, target: Path, quality: int = 92) -> int:
             written += len(data)
         # the index boxes of the faces as they will be read there, so no generator worker searches for them again
         cached_index_boxes(target / deck.name, {code: cv2.imread(str(target / deck.name / f"{code}.webp"),
-                                                                 cv2.IMREAD_UNCHANGED) for code in CARD_CODES})
+                                                                 cv2.IMREAD_UNCHANGED) for code in CARD_CODES},
+                           other_corners=rendered[deck.name].corners == 4)
         shutil.copyfile(deck / "done.json", target / deck.name / "done.json")  # last: marks the deck complete
     return written
 
