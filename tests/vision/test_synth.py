@@ -716,7 +716,7 @@ def test_index_boxes_are_kept_beside_the_faces_and_found_again_when_the_faces_ch
     found = find_deck_indices(raw)
     assert bank.cached_index_boxes(folder, raw) == found and (folder / INDEX_BOXES_FILE).is_file()
     searches = []
-    monkeypatch.setattr(bank, "find_deck_indices", lambda faces: searches.append(1) or found)
+    monkeypatch.setattr(bank, "find_deck_indices", lambda faces, other_corners=False: searches.append(1) or found)
     assert bank.cached_index_boxes(folder, raw) == found and searches == []  # read back, not searched
     raw["AS"] = raw["AS"].copy()
     raw["AS"][0, 0, 0] ^= 1  # other pixels: the saved boxes no longer hold
