@@ -433,3 +433,31 @@ def test_the_evaluation_reads_with_the_scale_vote_asked_for(real_models):
     for wrong in ("0.85,big", "0.1"):
         with pytest.raises(argparse.ArgumentTypeError):
             run_module.scale_factors(wrong)
+
+
+def test_the_newest_dataset_of_a_kind_is_found_by_its_prefix(tmp_path):
+    for name in ("synth-v4", "synth-v12", "synth-real-v1", "synth-real-v3", "synth-real-v9"):
+        (tmp_path / name / "photos" / "val").mkdir(parents=True)
+    for name in ("synth-v4", "synth-v12", "synth-real-v1", "synth-real-v3"):  # real-v9 is still being made
+        (tmp_path / name / "photos" / "val" / "0000.json").write_text("{}")
+    needs = ("photos/val/*.json",)
+    assert datasets.newest_synth_root(tmp_path, needs) == tmp_path / "synth-v12"
+    assert datasets.newest_synth_root(tmp_path, needs, prefix="synth-real-v") == tmp_path / "synth-real-v3"
+
+
+def test_the_real_deck_set_is_reported_from_its_own_folder(tmp_path, reader, monkeypatch):
+    folder = tmp_path / "real" / "photos" / "val"
+    folder.mkdir(parents=True)
+    write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]], 0)
+    monkeypatch.setattr(run_module, "make_reader", lambda args: reader)
+    for name in ("cards.onnx", "cards_cls.onnx"):  # the report names the model files it was given
+        (tmp_path / name).write_bytes(b"stand-in")
+    parser = argparse.ArgumentParser()
+    run_module.add_arguments(parser)
+    out = tmp_path / "out"
+    args = parser.parse_args(["--sets", "real-deck", "--real-deck-photos", str(folder), "--out", str(out),
+                              "--models", str(tmp_path)])
+    assert run_module.run_evaluation(args) == 0
+    report = (out / "report.md").read_text()
+    assert f"photos of every kind of a real deck ({folder}) | rows exactly right | 1.000" in report
+    assert "synthetic val photos of every kind" not in report  # only the set asked for

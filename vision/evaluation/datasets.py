@@ -59,13 +59,13 @@ def subsample(items: list, limit: int | None) -> list:
     return [items[i] for i in sorted(set(picks))]
 
 
-def newest_synth_root(data_root: Path = DEFAULT_DATA_ROOT, needs: tuple[str, ...] = ("scenes/val/*.json",)
-                      ) -> Path | None:
-    """The synth-vN folder with the highest N that already holds files matching every pattern in `needs`
-    (a dataset still being generated has empty folders)."""
+def newest_synth_root(data_root: Path = DEFAULT_DATA_ROOT, needs: tuple[str, ...] = ("scenes/val/*.json",),
+                      prefix: str = "synth-v") -> Path | None:
+    """The <prefix>N folder (synth-vN; synth-real-vN for the real deck's photos) with the highest N that already holds
+    files matching every pattern in `needs` (a dataset still being generated has empty folders)."""
     candidates = []
-    for folder in data_root.glob("synth-v*"):
-        suffix = folder.name.removeprefix("synth-v")
+    for folder in data_root.glob(f"{prefix}*"):
+        suffix = folder.name.removeprefix(prefix)
         if suffix.isdigit() and all(next(folder.glob(pattern), None) is not None for pattern in needs):
             candidates.append((int(suffix), folder))
     return max(candidates)[1] if candidates else None

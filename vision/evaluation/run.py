@@ -25,7 +25,7 @@ from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurr
 from vision.reader import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE,
                            MODELS_DIR, CardReader)
 
-ALL_SETS = ("synthetic", "photos", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje", "edje-steep",
+ALL_SETS = ("synthetic", "photos", "real-deck", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje", "edje-steep",
             "edje-blur", "edje-light")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="synthetic validation scenes folder (default: newest /work/data/synth-vN/scenes/val)")
     parser.add_argument("--photos", default=None,
                         help="synthetic validation photos of every kind (default: newest synth-vN/photos/val)")
+    parser.add_argument("--real-deck-photos", default=None,
+                        help="synthetic photos of every kind of a deck cut out of real photos (docs/synth.md; default: "
+                             "newest /work/data/synth-real-vN/photos/val)")
     parser.add_argument("--data-yaml", default=None,
                         help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
     parser.add_argument("--dev-photos", default=str(datasets.DEFAULT_DEV_PHOTOS), help="real photos folder")
@@ -148,14 +151,19 @@ def run_evaluation(args: argparse.Namespace) -> int:
     skipped: list[str] = []
     started = time.perf_counter()
 
-    for key, given, part, title, missing in (
-            ("synthetic", args.scenes, "scenes", "synthetic val scenes", "synthetic: no validation scenes folder found"),
-            ("photos", args.photos, "photos", "synthetic val photos of every kind",
-             "photos: no synthetic photos folder found (python -m vision.synth --parts photos)")):
+    for key, given, part, prefix, title, missing in (
+            ("synthetic", args.scenes, "scenes", "synth-v", "synthetic val scenes",
+             "synthetic: no validation scenes folder found"),
+            ("photos", args.photos, "photos", "synth-v", "synthetic val photos of every kind",
+             "photos: no synthetic photos folder found (python -m vision.synth --parts photos)"),
+            ("real-deck", args.real_deck_photos, "photos", "synth-real-v", "photos of every kind of a real deck",
+             "real-deck: no photos of the real deck found (python -m vision.synth --parts photos --val-decks "
+             "real_webcam, docs/synth.md)")):
         if key not in wanted:
             continue
         folder = Path(given) if given else None
-        if folder is None and (root := datasets.newest_synth_root(needs=(f"{part}/val/*.json",))) is not None:
+        if folder is None and (root := datasets.newest_synth_root(needs=(f"{part}/val/*.json",),
+                                                                   prefix=prefix)) is not None:
             folder = root / part / "val"
         if folder and folder.is_dir():
             scenes = datasets.subsample(datasets.load_scenes(folder), args.limit)
