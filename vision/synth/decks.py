@@ -77,9 +77,11 @@ DECKS: list[Deck] = [
 ]
 # Decks cut out of others' real photos of single cards (vision.synth.photo_decks): for validation only, never in
 # DECKS (so never trained on), and the photos stay outside the project. The webcam singles are a whole deck (52
-# cards, 20 photos each); the phone singles are not (JH.jpg shows the jack of spades), and a deck needs every face.
-PHOTO_DECKS: list[Deck] = [Deck("real_webcam", "photo", "webcam-singles", "dev photos (../shared/dev-photos)",
-                                "others' photos: measurement only, not redistributed")]
+# cards, 20 photos each); the phone singles lack a jack of hearts (JH.jpg shows the jack of spades), which
+# photo_decks.BORROWED_FACES takes from the webcam deck.
+_DEV, _OTHERS = "dev photos (../shared/dev-photos)", "others' photos: measurement only, not redistributed"
+PHOTO_DECKS: list[Deck] = [Deck("real_webcam", "photo", "webcam-singles", _DEV, _OTHERS),
+                           Deck("real_phone", "photo", "phone-singles", _DEV, _OTHERS)]
 DECKS_BY_NAME = {deck.name: deck for deck in DECKS + PHOTO_DECKS}
 
 

@@ -1,5 +1,6 @@
 """Decks cut out of real photos of single cards (the dev photos in ../shared), for measuring the reader on real
-card art in every kind of layout (fans, rows, scattered) that those photos lack (the decks: decks.PHOTO_DECKS).
+card art in every kind of layout (fans, rows, scattered) that those photos lack (the decks: decks.PHOTO_DECKS;
+a card a deck's photos lack is borrowed from another photo deck, BORROWED_FACES).
 
 Each card is cut out of its photo (the largest light outline shaped like a card, its minimum-area rectangle),
 straightened to portrait and written into the deck cache as a face with its index boxes, so the generator composes it
@@ -9,6 +10,7 @@ split)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import cv2
@@ -16,7 +18,7 @@ import numpy as np
 
 from vision.crops import CARD_CODES
 from vision.synth.bank import INDEX_BOXES_FILE, faces_fingerprint
-from vision.synth.decks import CARD_HEIGHT, DEV_PHOTOS_DIR, Deck, DeckError
+from vision.synth.decks import CARD_HEIGHT, DECKS_BY_NAME, DEV_PHOTOS_DIR, Deck, DeckError
 from vision.synth.indices import find_deck_indices, find_other_corner_indices, rotate_box_180
 
 ANALYSIS_LONG_SIDE = 1000  # the outline is found on a copy this long (the cut is made at full resolution)
@@ -24,18 +26,22 @@ MIN_CARD_SHARE, MAX_CARD_SHARE = 0.03, 0.8  # the share of the photo a card's ou
 THRESHOLDS = range(235, 105, -10)  # grey levels tried for the card's outline
 RECTANGULARITY = 0.93  # the card's outline fills at least this share of its minimum-area rectangle
 CARD_ASPECT = (0.6, 0.8)  # width / height of a playing card (poker 0.714, bridge 0.636), with slack
+# deck -> the photo deck that lends the faces its own photos lack (the phone singles have no JH)
+BORROWED_FACES = {"real_phone": "real_webcam"}
 SYMMETRY_SLACK = 0.25  # an index box's sides may lie this share of its size off the place symmetry gives them
 INSET = 0.006  # share of each side trimmed off the cut, so that no table shows along the edges
+STRETCH_PERCENTILES = (1, 99)  # grey levels of the cut made black and white
+QUAD_TOLERANCE = 0.02  # the outline is simplified to a quadrilateral within this share of its length
 CHOICE_ROUNDS = 3  # photos tried in turn for a card whose cut-out has its indices out of place
 
 
-def _card_outline(image: np.ndarray) -> tuple[tuple, float, float]:
-    """The minimum-area rectangle of the card in a BGR photo (in the analysis copy's pixels), that copy's scale, and
-    the share of the photo the card covers; DeckError when no light outline is card-shaped.
+def _card_outline(image: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """The card's outline in a BGR photo (a contour in the analysis copy's pixels), that copy's scale, and the share
+    of the photo the card covers; DeckError when no light outline is card-shaped.
 
     The table may be light too (a webcam's grey desk), so one threshold does not part card from table: every grey
     level from light to middling is tried, and the largest outline that is card-shaped (CARD_ASPECT) and fills its
-    rectangle (RECTANGULARITY) wins."""
+    minimum-area rectangle (RECTANGULARITY) wins."""
     h, w = image.shape[:2]
     factor = min(1.0, ANALYSIS_LONG_SIDE / max(h, w))
     small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else image
@@ -48,24 +54,47 @@ def _card_outline(image: np.ndarray) -> tuple[tuple, float, float]:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for outline in contours:
             share = cv2.contourArea(outline) / area
-            if share < MIN_CARD_SHARE or (best is not None and share <= best[1]):
+            if share < MIN_CARD_SHARE or share > MAX_CARD_SHARE or (best is not None and share <= best[2]):
                 continue
-            rect = cv2.minAreaRect(outline)
-            (rw, rh) = rect[1]
+            (rw, rh) = cv2.minAreaRect(outline)[1]
             if (CARD_ASPECT[0] <= min(rw, rh) / max(rw, rh, 1e-9) <= CARD_ASPECT[1]
-                    and cv2.contourArea(outline) >= RECTANGULARITY * rw * rh and share <= MAX_CARD_SHARE):
-                best = (rect, share)
+                    and cv2.contourArea(outline) >= RECTANGULARITY * rw * rh):
+                best = (outline, factor, share)
     if best is None:
         raise DeckError("no card-shaped light outline in the photo")
-    return best[0], factor, best[1]
+    return best
+
+
+def _corners(outline: np.ndarray) -> np.ndarray:
+    """The card's four corners: the outline simplified to a quadrilateral where it is one (a card seen a little off
+    square is not a rectangle), else its minimum-area rectangle; pulled in by INSET toward the middle."""
+    quad = cv2.approxPolyDP(outline, QUAD_TOLERANCE * cv2.arcLength(outline, True), True).reshape(-1, 2)
+    if len(quad) != 4 or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        quad = cv2.boxPoints(cv2.minAreaRect(outline))
+    quad = quad.astype(np.float32)
+    centre = quad.mean(axis=0)
+    return centre + (quad - centre) * (1 - 2 * INSET)
 
 
 def cut_out_card(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The one card of a BGR photo, straightened to portrait CARD_HEIGHT px tall, as BGRA (opaque), and the share of
-    the photo it covers; DeckError when no card-shaped light outline is found."""
-    ((cx, cy), (rw, rh), angle), factor, share = _card_outline(image)
-    corners = cv2.boxPoints(((cx, cy), (rw * (1 - 2 * INSET), rh * (1 - 2 * INSET)), angle)) / factor
-    return _straightened(image, corners), share
+    """The one card of a BGR photo, straightened to portrait CARD_HEIGHT px tall, as BGRA, and the share of the photo it
+    covers; DeckError when no card-shaped light outline is found. A one-pixel frame is left transparent, so that the
+    index finder treats the cut's edge as the card's outline (decks rendered from SVG have one)."""
+    outline, factor, share = _card_outline(image)
+    face = _straightened(image, _corners(outline) / factor)
+    face[:, :, :3] = _stretched(face[:, :, :3])
+    face[0, :, 3] = face[-1, :, 3] = face[:, 0, 3] = face[:, -1, 3] = 0
+    return face, share
+
+
+def _stretched(face: np.ndarray) -> np.ndarray:
+    """The face's grey levels stretched so that its darkest ink is black and its paper white (STRETCH_PERCENTILES): a
+    photo's exposure can leave the ink faint (a washed-out 7 that the index finder missed); the generator re-lights
+    every card anyway."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    low, high = np.percentile(grey, STRETCH_PERCENTILES)
+    scaled = (face.astype(np.float32) - low) * (255.0 / max(high - low, 1.0))
+    return np.clip(scaled, 0, 255).astype(np.uint8)
 
 
 def _straightened(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -105,7 +134,8 @@ def _photos_of(dev_photos: Path, folder: str) -> dict[str, list[Path]]:
 def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEV_PHOTOS_DIR) -> Path:
     """Cut the deck's 52 faces out of its photos into cache_dir/<deck>/<code>.png with their index boxes (skipped when
     cached). Where a card has several photos the largest cut-out (the card nearest the camera) is tried first, and
-    the next one when its two indices do not lie point-symmetrically (a cut through a shadow or off the card's edge)."""
+    the next one when its two indices do not lie point-symmetrically (a cut through a shadow or off the card's edge).
+    A card the photos lack is the lending deck's face with its boxes (BORROWED_FACES)."""
     out = cache_dir / deck.name
     if (out / "done.json").exists():
         return out
@@ -113,18 +143,27 @@ def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEV_PHOTOS_
     if not (dev_photos / "labels.json").exists():
         raise DeckError(f"{dev_photos} has no labels.json (the dev photos are not beside the project)")
     photos = _photos_of(dev_photos, deck.file)
-    missing = [code for code in CARD_CODES if code not in photos]
-    if missing:
-        raise DeckError(f"{folder} lacks photos of {', '.join(missing)}")
+    lacking = [code for code in CARD_CODES if code not in photos]
+    lender = DECKS_BY_NAME[BORROWED_FACES[deck.name]] if deck.name in BORROWED_FACES else None
+    if lacking and lender is None:
+        raise DeckError(f"{folder} lacks photos of {', '.join(lacking)}")
+    lent_boxes = {}
+    if lacking:
+        lender_dir = build_photo_deck(lender, cache_dir, dev_photos)
+        lent_boxes = {code: boxes for code, boxes in json.loads((lender_dir / INDEX_BOXES_FILE).read_text())[
+            "boxes"].items() if code in lacking}
     out.mkdir(parents=True, exist_ok=True)
-    candidates = {code: _cut_outs_by_size(photos[code], folder, code) for code in CARD_CODES}
-    chosen = {code: 0 for code in CARD_CODES}
-    for code in CARD_CODES:
+    own = [code for code in CARD_CODES if code in photos]
+    candidates = {code: _cut_outs_by_size(photos[code], folder, code) for code in own}
+    chosen = {code: 0 for code in own}
+    for code in own:
         cv2.imwrite(str(out / f"{code}.png"), cut_out_card(cv2.imread(str(candidates[code][0])))[0])
+    for code in lacking:
+        shutil.copyfile(lender_dir / f"{code}.png", out / f"{code}.png")
     for _ in range(CHOICE_ROUNDS):
         raw = {code: cv2.imread(str(out / f"{code}.png"), cv2.IMREAD_UNCHANGED) for code in CARD_CODES}
         boxes = find_deck_indices(raw)
-        skewed = [code for code in CARD_CODES if not _point_symmetric(boxes[code], raw[code].shape)
+        skewed = [code for code in own if not _point_symmetric(boxes[code], raw[code].shape)
                   and chosen[code] + 1 < len(candidates[code])]
         if not skewed:
             break
@@ -134,13 +173,17 @@ def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEV_PHOTOS_
     raw = {code: cv2.imread(str(out / f"{code}.png"), cv2.IMREAD_UNCHANGED) for code in CARD_CODES}
     boxes = find_deck_indices(raw)
     for code, face in raw.items():
+        if code in lent_boxes:  # found in the lender's index window, not this deck's
+            boxes[code] = [tuple(box) for box in lent_boxes[code]]
+            continue
         if not _point_symmetric(boxes[code], face.shape):  # no better photo: the top-left index turned round
             boxes[code] = [boxes[code][0], rotate_box_180(boxes[code][0], face.shape[1], face.shape[0])]
         boxes[code] += find_other_corner_indices(face, boxes[code][0])  # real decks' aces may have four
     (out / INDEX_BOXES_FILE).write_text(json.dumps({"faces": faces_fingerprint(raw), "boxes": {
         code: [[int(v) for v in box] for box in corners] for code, corners in boxes.items()}}))
     (out / "done.json").write_text(json.dumps({"deck": deck.name, "photos": {
-        code: candidates[code][chosen[code]].name for code in CARD_CODES}}))
+        code: candidates[code][chosen[code]].name for code in own},
+        "borrowed": {code: lender.name for code in lacking}}))
     return out
 
 
