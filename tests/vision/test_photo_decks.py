@@ -164,3 +164,10 @@ def test_a_deck_with_four_indices_gets_four_outlines_in_the_right_corners(tmp_pa
     # the suit lies low in an upright index (top corners) and high in a turned one (bottom corners)
     assert _suit_band(top_right, 2)[:, 1].min() > top_right[:, 1].mean()
     assert _suit_band(bottom_left, 3)[:, 1].max() < bottom_left[:, 1].mean()
+
+
+def test_photo_decks_are_built_one_at_a_time_in_this_process(tmp_path, monkeypatch):
+    built = []
+    monkeypatch.setattr(decks, "render_deck", lambda deck, cache_dir: built.append(deck.name))
+    decks.render_all(tmp_path, list(reversed(PHOTO_DECKS)), workers=2)  # a pool would not see the stand-in
+    assert built == [deck.name for deck in reversed(PHOTO_DECKS)]

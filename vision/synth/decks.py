@@ -162,6 +162,9 @@ def load_face(cache_dir: Path, deck: Deck, code: str) -> np.ndarray:
 def render_all(cache_dir: Path, decks: list[Deck] | None = None, workers: int = 2) -> None:
     decks = installed_decks() if decks is None else decks
     todo = [deck for deck in decks if not (cache_dir / deck.name / "done.json").exists()]
+    for deck in [deck for deck in todo if deck.source == "photo"]:  # one at a time: one lends faces to another
+        render_deck(deck, cache_dir)
+    todo = [deck for deck in todo if deck.source != "photo"]
     if workers > 1 and len(todo) > 1:
         from multiprocessing import get_context
 

@@ -30,7 +30,7 @@ CARD_ASPECT = (0.6, 0.8)  # width / height of a playing card (poker 0.714, bridg
 BORROWED_FACES = {"real_phone": "real_webcam"}
 SYMMETRY_SLACK = 0.25  # an index box's sides may lie this share of its size off the place symmetry gives them
 INSET = 0.006  # share of each side trimmed off the cut, so that no table shows along the edges
-STRETCH_PERCENTILES = (1, 99)  # grey levels of the cut made black and white
+STRETCH_PERCENTILES = (1, 99)  # grey levels of a face made black and white for the index finder
 QUAD_TOLERANCE = 0.02  # the outline is simplified to a quadrilateral within this share of its length
 CHOICE_ROUNDS = 3  # photos tried in turn for a card whose cut-out has its indices out of place
 
@@ -82,19 +82,20 @@ def cut_out_card(image: np.ndarray) -> tuple[np.ndarray, float]:
     index finder treats the cut's edge as the card's outline (decks rendered from SVG have one)."""
     outline, factor, share = _card_outline(image)
     face = _straightened(image, _corners(outline) / factor)
-    face[:, :, :3] = _stretched(face[:, :, :3])
     face[0, :, 3] = face[-1, :, 3] = face[:, 0, 3] = face[:, -1, 3] = 0
     return face, share
 
 
 def _stretched(face: np.ndarray) -> np.ndarray:
-    """The face's grey levels stretched so that its darkest ink is black and its paper white (STRETCH_PERCENTILES): a
-    photo's exposure can leave the ink faint (a washed-out 7 that the index finder missed); the generator re-lights
-    every card anyway."""
-    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    """A copy of a BGRA face for the index finder, its grey levels stretched so that its darkest ink is black and its
+    paper white (STRETCH_PERCENTILES): a photo's exposure can leave the ink faint (a washed-out 7 that the finder
+    missed). Only the finder sees it; the face keeps the photo's colours (stretched, a webcam's dull red turned
+    nearly black)."""
+    grey = cv2.cvtColor(face[:, :, :3], cv2.COLOR_BGR2GRAY)
     low, high = np.percentile(grey, STRETCH_PERCENTILES)
-    scaled = (face.astype(np.float32) - low) * (255.0 / max(high - low, 1.0))
-    return np.clip(scaled, 0, 255).astype(np.uint8)
+    stretched = face.copy()
+    stretched[:, :, :3] = np.clip((face[:, :, :3].astype(np.float32) - low) * (255.0 / max(high - low, 1.0)), 0, 255)
+    return stretched
 
 
 def _straightened(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -162,7 +163,7 @@ def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEV_PHOTOS_
         shutil.copyfile(lender_dir / f"{code}.png", out / f"{code}.png")
     for _ in range(CHOICE_ROUNDS):
         raw = {code: cv2.imread(str(out / f"{code}.png"), cv2.IMREAD_UNCHANGED) for code in CARD_CODES}
-        boxes = find_deck_indices(raw)
+        boxes = find_deck_indices({code: _stretched(face) for code, face in raw.items()})
         skewed = [code for code in own if not _point_symmetric(boxes[code], raw[code].shape)
                   and chosen[code] + 1 < len(candidates[code])]
         if not skewed:
@@ -171,14 +172,14 @@ def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEV_PHOTOS_
             chosen[code] += 1
             cv2.imwrite(str(out / f"{code}.png"), cut_out_card(cv2.imread(str(candidates[code][chosen[code]])))[0])
     raw = {code: cv2.imread(str(out / f"{code}.png"), cv2.IMREAD_UNCHANGED) for code in CARD_CODES}
-    boxes = find_deck_indices(raw)
+    boxes = find_deck_indices({code: _stretched(face) for code, face in raw.items()})
     for code, face in raw.items():
         if code in lent_boxes:  # found in the lender's index window, not this deck's
             boxes[code] = [tuple(box) for box in lent_boxes[code]]
             continue
         if not _point_symmetric(boxes[code], face.shape):  # no better photo: the top-left index turned round
             boxes[code] = [boxes[code][0], rotate_box_180(boxes[code][0], face.shape[1], face.shape[0])]
-        boxes[code] += find_other_corner_indices(face, boxes[code][0])  # real decks' aces may have four
+        boxes[code] += find_other_corner_indices(_stretched(face), boxes[code][0])  # real decks' aces may have four
     (out / INDEX_BOXES_FILE).write_text(json.dumps({"faces": faces_fingerprint(raw), "boxes": {
         code: [[int(v) for v in box] for box in corners] for code, corners in boxes.items()}}))
     (out / "done.json").write_text(json.dumps({"deck": deck.name, "photos": {
