@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from vision.synth import decks
-from vision.synth.decks import CARD_HEIGHT, DEV_PHOTOS_DIR, PHOTO_DECKS, DeckError
+from vision.evaluation.datasets import DEFAULT_DEV_PHOTOS
+from vision.synth.decks import CARD_HEIGHT, PHOTO_DECKS, DeckError
 from vision.synth.photo_decks import build_photo_deck, cut_out_card
 
 CARD_W, CARD_H = 250, 350
@@ -76,24 +77,27 @@ def test_a_deck_lacking_a_card_is_refused_with_the_card_named(tmp_path):
 def test_photo_decks_are_validation_decks_only(tmp_path, monkeypatch):
     from vision.synth.__main__ import train_and_val_decks
 
-    svg = decks.Deck("svg_one", "kde", "none.svgz", "none", "none")
+    svg, other = (decks.Deck(name, "kde", "none.svgz", "none", "none") for name in ("svg_one", "svg_two"))
     photo = PHOTO_DECKS[0]
-    for deck in (svg, photo):
+    for deck in (svg, other, photo):
         (tmp_path / deck.name).mkdir()
         (tmp_path / deck.name / "done.json").write_text("{}")
-    monkeypatch.setattr(decks, "DECKS", [svg])
-    monkeypatch.setitem(decks.DECKS_BY_NAME, "svg_one", svg)
+    monkeypatch.setattr(decks, "DECKS", [svg, other])
+    monkeypatch.setattr(decks, "PHOTO_DECKS", [photo])
+    for deck in (svg, other):
+        monkeypatch.setitem(decks.DECKS_BY_NAME, deck.name, deck)
     parser = argparse.ArgumentParser()
-    # by default every cached deck trains, but not the photo deck
     with pytest.raises(SystemExit):
         train_and_val_decks(parser, "", "paris", tmp_path)  # no val deck left: refused
-    assert train_and_val_decks(parser, "", photo.name, tmp_path) == (["svg_one"], [photo.name])
+    # by default every cached deck trains, but not the photo deck, even though it is cached
+    assert train_and_val_decks(parser, "", "svg_two", tmp_path) == (["svg_one"], ["svg_two"])
+    assert train_and_val_decks(parser, "", photo.name, tmp_path) == (["svg_one", "svg_two"], [photo.name])
     with pytest.raises(SystemExit):
-        train_and_val_decks(parser, f"svg_one,{photo.name}", "svg_one", tmp_path)  # the photo deck would train
+        train_and_val_decks(parser, f"svg_one,svg_two,{photo.name}", "svg_two", tmp_path)  # the photo deck would train
 
 
-@pytest.mark.skipif(not (DEV_PHOTOS_DIR / "labels.json").is_file(),
-                    reason=f"needs the real dev photos in {DEV_PHOTOS_DIR} (not part of the project)")
+@pytest.mark.skipif(not (DEFAULT_DEV_PHOTOS / "labels.json").is_file(),
+                    reason=f"needs the real dev photos in {DEFAULT_DEV_PHOTOS} (not part of the project)")
 @pytest.mark.parametrize("deck", PHOTO_DECKS, ids=[deck.name for deck in PHOTO_DECKS])
 def test_the_real_decks_are_cut_out_with_indices_the_shipped_classifier_reads(deck, tmp_path, real_models):
     from vision.classifier import IndexClassifier

@@ -61,7 +61,7 @@ def subsample(items: list, limit: int | None) -> list:
 
 def newest_synth_root(data_root: Path = DEFAULT_DATA_ROOT, needs: tuple[str, ...] = ("scenes/val/*.json",),
                       prefix: str = "synth-v") -> Path | None:
-    """The <prefix>N folder (synth-vN; synth-real-vN for the real deck's photos) with the highest N that already holds
+    """The <prefix>N folder (synth-vN; synth-real-vN for the real decks' photos) with the highest N that already holds
     files matching every pattern in `needs` (a dataset still being generated has empty folders)."""
     candidates = []
     for folder in data_root.glob(f"{prefix}*"):

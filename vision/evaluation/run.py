@@ -25,8 +25,8 @@ from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurr
 from vision.reader import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE,
                            MODELS_DIR, CardReader)
 
-ALL_SETS = ("synthetic", "photos", "real-deck", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje", "edje-steep",
-            "edje-blur", "edje-light")
+ALL_SETS = ("synthetic", "photos", "real-deck", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje",
+            "edje-steep", "edje-blur", "edje-light")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--photos", default=None,
                         help="synthetic validation photos of every kind (default: newest synth-vN/photos/val)")
     parser.add_argument("--real-deck-photos", default=None,
-                        help="synthetic photos of every kind of a deck cut out of real photos (docs/synth.md; default: "
+                        help="synthetic photos of every kind of decks cut out of real photos (docs/synth.md; default: "
                              "newest /work/data/synth-real-vN/photos/val)")
     parser.add_argument("--data-yaml", default=None,
                         help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
@@ -157,8 +157,8 @@ def run_evaluation(args: argparse.Namespace) -> int:
             ("photos", args.photos, "photos", "synth-v", "synthetic val photos of every kind",
              "photos: no synthetic photos folder found (python -m vision.synth --parts photos)"),
             ("real-deck", args.real_deck_photos, "photos", "synth-real-v", "photos of every kind of a real deck",
-             "real-deck: no photos of the real deck found (python -m vision.synth --parts photos --val-decks "
-             "real_webcam, docs/synth.md)")):
+             "real-deck: no photos of the real decks found (python -m vision.synth --parts photos --val-decks "
+             "real_webcam,real_phone, docs/synth.md)")):
         if key not in wanted:
             continue
         folder = Path(given) if given else None

@@ -17,10 +17,10 @@ import cv2
 import numpy as np
 
 from vision.crops import CARD_CODES
+from vision.evaluation.datasets import DEFAULT_DEV_PHOTOS
 
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
-DEV_PHOTOS_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "dev-photos"  # beside the project
 CARD_HEIGHT = 720  # rendered face height in pixels: indices ~90-110 px tall, enough for any crop size
 
 _RANK_WORDS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
@@ -38,7 +38,7 @@ class Deck:
 
     @property
     def path(self) -> Path:
-        return {"aisleriot": AISLERIOT_DIR, "kde": KDE_DIR, "photo": DEV_PHOTOS_DIR}[self.source] / self.file
+        return {"aisleriot": AISLERIOT_DIR, "kde": KDE_DIR, "photo": DEFAULT_DEV_PHOTOS}[self.source] / self.file
 
     def element_id(self, code: str) -> str:
         rank = _RANK_WORDS.get(code[0], code[0])
@@ -49,8 +49,8 @@ class Deck:
 _GNOME = "gnome-cards-data"
 _KDE = "kdegames-card-data-kf5"
 # Kept: decks whose top-left and bottom-right corners carry a standard index (A K Q J 10..2 over a
-# suit glyph) and no other corner does, or (since session 24, `corners=4`) all four corners do. Checked by eye on contact sheets (docs/synth.md lists the
-# rejected ones and why). synth-v1 used the first eleven; bellot, ornamental, kde_nicu_white and
+# suit glyph) and no other corner does, or (since session 24, `corners=4`) all four corners do. Checked by
+# eye on contact sheets (docs/synth.md lists the rejected ones and why). synth-v1 used the first eleven; bellot, ornamental, kde_nicu_white and
 # kde_penguins were added for synth-v2 once the index finder handled frames and large indices.
 # Licences from /usr/share/doc/<package>/copyright (gnome-cards-data: "Files: *" GPL-3+; bellot's
 # SVG header says LGPL; kdegames: "Files: *" GPL-2+ unless a deck has its own stanza).

@@ -2,11 +2,11 @@
 card art in every kind of layout (fans, rows, scattered) that those photos lack (the decks: decks.PHOTO_DECKS;
 a card a deck's photos lack is borrowed from another photo deck, BORROWED_FACES).
 
-Each card is cut out of its photo (the largest light outline shaped like a card, its minimum-area rectangle),
+Each card is cut out of its photo (the largest light outline shaped like a card, simplified to its quadrilateral),
 straightened to portrait and written into the deck cache as a face with its index boxes, so the generator composes it
-like a rendered SVG face. These decks are validation decks only: the photos are
-others' and stay outside the project, and nothing trains on them (`train_and_val_decks` keeps them out of the train
-split)."""
+like a rendered SVG face. These decks are validation decks only: the photos are others' and stay outside the project,
+and nothing trains on them (`train_and_val_decks` keeps them out of the train split, `cache_pack` leaves them behind).
+"""
 from __future__ import annotations
 
 import json
@@ -17,8 +17,9 @@ import cv2
 import numpy as np
 
 from vision.crops import CARD_CODES
+from vision.evaluation.datasets import DEFAULT_DEV_PHOTOS, corrected_code, dev_labels, is_heldout_webcam
 from vision.synth.bank import INDEX_BOXES_FILE, faces_fingerprint
-from vision.synth.decks import CARD_HEIGHT, DECKS_BY_NAME, DEV_PHOTOS_DIR, Deck, DeckError
+from vision.synth.decks import CARD_HEIGHT, DECKS_BY_NAME, Deck, DeckError
 from vision.synth.indices import find_deck_indices, find_other_corner_indices, rotate_box_180
 
 ANALYSIS_LONG_SIDE = 1000  # the outline is found on a copy this long (the cut is made at full resolution)
@@ -89,7 +90,7 @@ def cut_out_card(image: np.ndarray) -> tuple[np.ndarray, float]:
 def _stretched(face: np.ndarray) -> np.ndarray:
     """A copy of a BGRA face for the index finder, its grey levels stretched so that its darkest ink is black and its
     paper white (STRETCH_PERCENTILES): a photo's exposure can leave the ink faint (a washed-out 7 that the finder
-    missed). Only the finder sees it; the face keeps the photo's colours (stretched, a webcam's dull red turned
+    missed). Only the finder sees it: the face keeps the photo's colours (stretched, a webcam's dull red pips turn
     nearly black)."""
     grey = cv2.cvtColor(face[:, :, :3], cv2.COLOR_BGR2GRAY)
     low, high = np.percentile(grey, STRETCH_PERCENTILES)
@@ -121,8 +122,6 @@ def _straightened(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 def _photos_of(dev_photos: Path, folder: str) -> dict[str, list[Path]]:
     """Card code -> its photos in one dev-photos folder, as the photos show them (labels corrected); of the webcam
     singles only those held out of the classifier's training."""
-    from vision.evaluation.datasets import corrected_code, dev_labels, is_heldout_webcam
-
     photos: dict[str, list[Path]] = {}
     for name, codes in sorted(dev_labels(dev_photos).items()):
         if name.startswith("webcam-singles/") and not is_heldout_webcam(name):
@@ -132,7 +131,7 @@ def _photos_of(dev_photos: Path, folder: str) -> dict[str, list[Path]]:
     return photos
 
 
-def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEV_PHOTOS_DIR) -> Path:
+def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEFAULT_DEV_PHOTOS) -> Path:
     """Cut the deck's 52 faces out of its photos into cache_dir/<deck>/<code>.png with their index boxes (skipped when
     cached). Where a card has several photos the largest cut-out (the card nearest the camera) is tried first, and
     the next one when its two indices do not lie point-symmetrically (a cut through a shadow or off the card's edge).
@@ -161,18 +160,16 @@ def build_photo_deck(deck: Deck, cache_dir: Path, dev_photos: Path = DEV_PHOTOS_
         cv2.imwrite(str(out / f"{code}.png"), cut_out_card(cv2.imread(str(candidates[code][0])))[0])
     for code in lacking:
         shutil.copyfile(lender_dir / f"{code}.png", out / f"{code}.png")
-    for _ in range(CHOICE_ROUNDS):
+    for round_number in range(CHOICE_ROUNDS + 1):
         raw = {code: cv2.imread(str(out / f"{code}.png"), cv2.IMREAD_UNCHANGED) for code in CARD_CODES}
         boxes = find_deck_indices({code: _stretched(face) for code, face in raw.items()})
         skewed = [code for code in own if not _point_symmetric(boxes[code], raw[code].shape)
                   and chosen[code] + 1 < len(candidates[code])]
-        if not skewed:
+        if not skewed or round_number == CHOICE_ROUNDS:
             break
         for code in skewed:
             chosen[code] += 1
             cv2.imwrite(str(out / f"{code}.png"), cut_out_card(cv2.imread(str(candidates[code][chosen[code]])))[0])
-    raw = {code: cv2.imread(str(out / f"{code}.png"), cv2.IMREAD_UNCHANGED) for code in CARD_CODES}
-    boxes = find_deck_indices({code: _stretched(face) for code, face in raw.items()})
     for code, face in raw.items():
         if code in lent_boxes:  # found in the lender's index window, not this deck's
             boxes[code] = [tuple(box) for box in lent_boxes[code]]
