@@ -6,9 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.crops import CLASS_NAMES
+from vision.crops import CLASS_NAMES, index_crop
+from vision.decode import decode_photo
 from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING
 from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE, CardReader
+from vision.sharpness import BLURRED_BELOW, crop_sharpness
 
 from conftest import jpeg_with_orientation
 from drawn_layouts import MARKER, ColourClassifier, MarkerDetector, deal, jpeg, render
@@ -461,3 +463,85 @@ def test_a_photo_blurred_past_reading_says_so_though_no_mark_is_named_surely():
 
     assert len(blur_warnings(cv2.GaussianBlur(image, (0, 0), 6))) == 1
     assert blur_warnings(image) == []
+
+
+class SureWhenSharp(ColourClassifier):
+    """Names a marker surely only when its crop is sharp (a stand-in for a classifier that misses blurred indices)."""
+
+    def probabilities(self, image, boxes):
+        out = super().probabilities(image, boxes)
+        for row, box in enumerate(boxes):
+            label = int(np.argmax(out[row]))
+            if (crop_sharpness(index_crop(image, box)) or 0.0) < BLURRED_BELOW:
+                out[row] = 0.7 / (len(CLASS_NAMES) - 1)
+                out[row, label] = 0.3  # a card seen at two such corners: 1 - 0.7 ** 2 = 0.51, unsure
+        return out
+
+
+class MisnamesOneCardWhenBlurred(ColourClassifier):
+    """Names every corner of one card as another card, surely, when its crop is blurred."""
+
+    def __init__(self, card: str, read_as: str):
+        super().__init__()
+        self.card, self.read_as = CLASS_NAMES.index(card), CLASS_NAMES.index(read_as)
+
+    def probabilities(self, image, boxes):
+        out = super().probabilities(image, boxes)
+        for row, box in enumerate(boxes):
+            if np.argmax(out[row]) == self.card and (crop_sharpness(index_crop(image, box)) or 0.0) < BLURRED_BELOW:
+                out[row, [self.card, self.read_as]] = out[row, [self.read_as, self.card]]
+        return out
+
+
+@pytest.fixture
+def blurred_photo_restored(monkeypatch):
+    """A drawn layout, its JPEG blurred past the blur warning, and a reader whose sharpening gives back the layout as
+    drawn (a perfect restoration: these tests are about what the reader does with the second read; vision.deblur's
+    own tests measure the unsharp mask)."""
+    rows = deal(14)
+    image, _ = render(rows)
+    sharp = decode_photo(jpeg(image)).image
+    monkeypatch.setattr("vision.reader.unsharp_masked", lambda picture: sharp)
+    return rows, jpeg(cv2.GaussianBlur(image, (0, 0), 6))
+
+
+def test_a_blurred_photo_is_read_again_sharpened_and_that_read_kept_when_it_names_more_cards(blurred_photo_restored):
+    rows, blurred = blurred_photo_restored
+    plain = CardReader(detector=MarkerDetector(), classifier=SureWhenSharp(), sharpen_blurred=False).read(blurred)
+    sharpened = CardReader(detector=MarkerDetector(), classifier=SureWhenSharp()).read(blurred)
+    assert all(card.confidence < 0.7 for card in plain.cards)  # filling the hand, flagged low confidence
+    assert sum(w.startswith("low confidence") for w in plain.warnings) == 13
+    assert sharpened.to_dict()["rows"] == as_rows(rows)
+    assert all(card.confidence > 0.9 for card in sharpened.cards)
+    # the photo is still blurred: the advice to retake it stays, once
+    assert len(_said_blurred(plain)) == len(_said_blurred(sharpened)) == 1
+    assert [w for w in sharpened.warnings if not w.startswith(BLURRED_WARNING)] == []
+    assert "sharpened read" in sharpened.timings_ms and "sharpened read" not in plain.timings_ms
+
+
+def test_a_sharpened_read_that_names_no_more_cards_is_not_kept_and_a_sharp_photo_is_not_read_twice(
+        blurred_photo_restored):
+    rows, blurred = blurred_photo_restored
+    hopeless = ColourClassifier(probability=0.3)  # unsure of every mark, sharpened or not
+    read = CardReader(detector=MarkerDetector(), classifier=hopeless).read(blurred)
+    unsharpened = CardReader(detector=MarkerDetector(), classifier=hopeless, sharpen_blurred=False).read(blurred)
+    assert "sharpened read" in read.timings_ms
+    assert read.to_dict() == unsharpened.to_dict()
+    image, _ = render(rows)
+    sharp = CardReader(detector=MarkerDetector(), classifier=SureWhenSharp()).read(jpeg(image))
+    assert "sharpened read" not in sharp.timings_ms
+    assert _said_blurred(sharp) == []
+
+
+def test_a_hand_read_as_surely_sharpened_is_kept_when_it_has_fewer_warnings(blurred_photo_restored):
+    rows, blurred = blurred_photo_restored
+    classifier = MisnamesOneCardWhenBlurred(rows[0][0], rows[2][4])  # a front card read as a back one
+    plain = CardReader(detector=MarkerDetector(), classifier=classifier, sharpen_blurred=False).read(blurred)
+    sharpened = CardReader(detector=MarkerDetector(), classifier=classifier).read(blurred)
+    assert any(w.startswith("card seen twice") for w in plain.warnings)
+    assert sum(card.confidence >= 0.7 for card in plain.cards) == 13  # both reads name 13 cards surely
+    assert sharpened.to_dict()["rows"] == as_rows(rows)
+    assert [w for w in sharpened.warnings if not w.startswith(BLURRED_WARNING)] == []
+    # loose cards: the count of sure cards alone decides; the first read names as many (its misnamed card once)
+    loose = CardReader(detector=MarkerDetector(), classifier=classifier).read(blurred, loose=True)
+    assert rows[0][0] not in [card.code for card in loose.cards]
