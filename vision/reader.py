@@ -160,10 +160,14 @@ class CardReader:
         timings["assemble"] = (time.perf_counter() - start) * 1000
         return result
 
+    def _count_sure(self, cards: list[Card]) -> int:
+        """How many of the cards are named at least as surely as the unsure threshold."""
+        return sum(card.confidence >= self.min_card_confidence for card in cards)
+
     def _preference(self, result: ReadResult, loose: bool) -> tuple[int, int]:
         """How good a read looks without knowing the cards: how many it names surely (a hand counts at most its 13),
         then, for a hand, how few warnings it has (rows ambiguous, a card seen twice, low confidence)."""
-        sure = sum(card.confidence >= self.min_card_confidence for card in result.cards)
+        sure = self._count_sure(result.cards)
         return (sure, 0) if loose else (min(sure, EXPECTED_CARDS), -len(result.warnings))
 
     def _find_indices(self, image: np.ndarray, timings: dict[str, float]
@@ -255,7 +259,7 @@ class CardReader:
         if not loose and _scale(LARGER_DETECTION_SIZE, long_side) < SECOND_LOOK_MIN_SCALE_GAIN * scale:
             return readings  # loose cards may lie outside the closer look's region: the whole photo is looked at
         cards, _ = merge_indices(readings)
-        sure = sum(card.confidence >= self.min_card_confidence for card in cards)
+        sure = self._count_sure(cards)
         if sure >= (len(cards) if loose else EXPECTED_CARDS):
             return readings
         if loose:
@@ -270,7 +274,7 @@ class CardReader:
                                r.detector_score) for r in region]
         fused = fuse_sizes([readings, region])
         more_cards, _ = merge_indices(fused)
-        if sum(card.confidence >= self.min_card_confidence for card in more_cards) > sure:
+        if self._count_sure(more_cards) > sure:
             return fused
         return readings
 

@@ -5,7 +5,6 @@ import argparse
 import hashlib
 import math
 import time
-from collections import Counter
 from functools import partial
 from pathlib import Path
 
