@@ -38,6 +38,15 @@ def default_photo() -> np.ndarray:
     return np.clip(rng.normal((40, 100, 40), 20, (750, 1000, 3)), 0, 255).astype(np.uint8)
 
 
+def squeezed(image: np.ndarray, share: float) -> np.ndarray:
+    """The picture as a steep view leaves it: its content `share` as tall, the table around it continued to the
+    picture's height (0.5 is a phone tilted to about 30°)."""
+    h, w = image.shape[:2]
+    flat = cv2.resize(image, (w, max(1, round(h * share))), interpolation=cv2.INTER_AREA)
+    top = (h - flat.shape[0]) // 2
+    return cv2.copyMakeBorder(flat, top, h - flat.shape[0] - top, 0, 0, cv2.BORDER_REPLICATE)
+
+
 def twelve_megapixel_jpeg(image: np.ndarray, blur_sigma: float = 0.0) -> bytes:
     h, w = image.shape[:2]
     size = PHOTO_SIZE if w >= h else PHOTO_SIZE[::-1]
@@ -63,9 +72,16 @@ def main() -> None:
     parser.add_argument("--blur", type=float, default=0.0, metavar="SIGMA",
                         help="blur the 12 MP photo (Gaussian sigma in its pixels) to time a read of a blurred photo, "
                              "which the reader reads twice (the second time sharpened)")
+    parser.add_argument("--squeeze", type=float, default=1.0, metavar="SHARE",
+                        help="squeeze the photo's content to SHARE of its height (a steep view; 0.5 ~ 30°) to time a "
+                             "read the reader may repeat stretched")
     args = parser.parse_args()
+    if not 0 < args.squeeze <= 1:
+        parser.error(f"--squeeze takes a share in (0, 1], got {args.squeeze}")
 
     image = cv2.imread(args.photo, cv2.IMREAD_COLOR) if args.photo else default_photo()
+    if args.squeeze < 1:
+        image = squeezed(image, args.squeeze)
     data = twelve_megapixel_jpeg(image, args.blur)
     print(f"JPEG: {len(data) / 1e6:.1f} MB, {PHOTO_SIZE[0] * PHOTO_SIZE[1] / 1e6:.0f} MP")
     models = Path(args.models)
