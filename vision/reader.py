@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,26 +133,31 @@ class CardReader:
         start = time.perf_counter()
         photo = decode_photo(data, min_long_side=self.crop_source_long_side)
         timings["decode"] = (time.perf_counter() - start) * 1000
-        result = self._read_image(photo.image, float(photo.reduction), loose, timings)
+        reduction = float(photo.reduction)
+        result = self._read_image(photo.image, reduction, loose, timings)
         start = time.perf_counter()
         blurred = self._blur_warning(photo.image, result.readings)
         timings["sharpness"] = (time.perf_counter() - start) * 1000
         if blurred and self.sharpen_blurred:
-            start = time.perf_counter()
-            sharpened = self._read_image(unsharp_masked(photo.image), float(photo.reduction), loose, {})
-            timings["sharpened read"] = (time.perf_counter() - start) * 1000
-            if self._preference(sharpened, loose) > self._preference(result, loose):
-                sharpened.timings_ms = result.timings_ms
-                result = sharpened
+            result = self._second_read(result, "sharpened read", timings, loose,
+                                       lambda: self._read_image(unsharp_masked(photo.image), reduction, loose, {}))
         if self.unsqueeze_short_reads and self._is_short(result, loose):
-            start = time.perf_counter()
-            stretched = self._read_image(photo.image, float(photo.reduction), loose, {}, stretched=True)
-            timings["stretched read"] = (time.perf_counter() - start) * 1000
-            if self._preference(stretched, loose) > self._preference(result, loose):
-                stretched.timings_ms = result.timings_ms
-                result = stretched
+            result = self._second_read(result, "stretched read", timings, loose,
+                                       lambda: self._read_image(photo.image, reduction, loose, {}, stretched=True))
         if blurred:  # measured on the photo as taken: a sharpened read of it is no reason to stop advising a retake
             result.warnings.append(blurred)
+        return result
+
+    def _second_read(self, result: ReadResult, name: str, timings: dict[str, float], loose: bool,
+                     read_again: Callable[[], ReadResult]) -> ReadResult:
+        """`read_again()` timed as `name`, and whichever of it and `result` is preferred (_preference; `result` on a
+        tie), carrying the photo's timings."""
+        start = time.perf_counter()
+        second = read_again()
+        timings[name] = (time.perf_counter() - start) * 1000
+        if self._preference(second, loose) > self._preference(result, loose):
+            second.timings_ms = result.timings_ms
+            return second
         return result
 
     def _read_image(self, image: np.ndarray, reduction: float, loose: bool, timings: dict[str, float],

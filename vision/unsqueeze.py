@@ -1,7 +1,7 @@
 """Undoing a steep view's squeeze: a phone tilted toward the table shortens everything along the photo's vertical by
 about the sine of its elevation (0.5 at 30°), and indices squeezed flatter than the detector was trained on are
-missed or misnamed. The reader reads a short read's photo again stretched vertically and maps the readings back
-(vision.reader; figures in docs/reader.md, session 26)."""
+missed or misnamed. The reader reads the photo of a hand read short again stretched vertically and maps the readings
+back (vision.reader; figures in docs/reader.md, session 26)."""
 from __future__ import annotations
 
 import cv2
@@ -9,8 +9,9 @@ import numpy as np
 
 from vision.cards import IndexReading
 
-# Chosen on the real edje-multi photos in steep views (`vision evaluate --sets edje-steep`), 1.3 / 1.6 / 2.0: rank
-# recall 0.871 / 0.877 / 0.878 (0.854 without), precision 0.980 / 0.982 / 0.980 (0.982).
+# Chosen on the real edje-multi photos in steep views (`vision evaluate --sets edje-steep`, which reads them as loose
+# cards, with every short loose read stretched by an experiment script, /work/notes/stretch_look_s26.py), 1.3 / 1.6 /
+# 2.0: rank recall 0.871 / 0.877 / 0.878 (0.854 without), precision 0.980 / 0.982 / 0.980 (0.982).
 STRETCH_FACTOR = 1.6
 
 
