@@ -20,7 +20,7 @@ from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARN
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
-from vision.unsqueeze import stretched_vertically, unstretched
+from vision.unsqueeze import into_stretched, out_of_stretched, stretched_vertically
 from vision.zoom import layout_region, zoomed_region
 
 MODELS_DIR = Path(os.environ.get("VISION_MODELS_DIR", Path(__file__).resolve().parent.parent / "models"))
@@ -141,9 +141,10 @@ class CardReader:
         if blurred and self.sharpen_blurred:
             result = self._second_read(result, "sharpened read", timings, loose,
                                        lambda: self._read_image(unsharp_masked(photo.image), reduction, loose, {}))
-        if self.unsqueeze_short_reads and self._is_short(result, loose):
+        if self.unsqueeze_short_reads and self._is_short(result, loose) and result.readings:
+            found = result.readings
             result = self._second_read(result, "stretched read", timings, loose,
-                                       lambda: self._read_image(photo.image, reduction, loose, {}, stretched=True))
+                                       lambda: self._read_stretched_region(photo.image, reduction, found))
         if blurred:  # measured on the photo as taken: a sharpened read of it is no reason to stop advising a retake
             result.warnings.append(blurred)
         return result
@@ -160,16 +161,33 @@ class CardReader:
             return second
         return result
 
-    def _read_image(self, image: np.ndarray, reduction: float, loose: bool, timings: dict[str, float],
-                    stretched: bool = False) -> ReadResult:
-        """The read of a decoded working image, without the blur warning (`read` adds it). `stretched`: the indices
-        are found in the image stretched vertically (vision.unsqueeze), their boxes given in the image's pixels."""
-        looked_at = stretched_vertically(image) if stretched else image
-        readings, size, scale = self._find_indices(looked_at, timings)
-        readings = self._second_look(looked_at, readings, loose, scale, timings)
-        if stretched:
-            readings = unstretched(readings, looked_at.shape[0] / image.shape[0])
-        readings = self._doubt_cut_indices(readings, image.shape)
+    def _read_image(self, image: np.ndarray, reduction: float, loose: bool, timings: dict[str, float]
+                    ) -> ReadResult:
+        """The read of a decoded working image, without the blur warning (`read` adds it)."""
+        readings, size, scale = self._find_indices(image, timings)
+        readings = self._second_look(image, readings, loose, scale, timings)
+        return self._result_of(readings, image.shape, reduction, loose, timings, size)
+
+    def _read_stretched_region(self, image: np.ndarray, reduction: float, readings: list[IndexReading]
+                               ) -> ReadResult:
+        """A hand's read from a first read's `readings` fused (vision.scales) with one closer look (as
+        _indices_zoomed) at the region around them, stretched vertically (vision.unsqueeze); boxes in the image's
+        pixels. Only the region, one look, and the first read's marks kept where they are surer: session 26's whole
+        second read took twice as long for about the same cards (docs/reader.md, session 27)."""
+        boxes = np.array([r.box for r in readings], np.float64)
+        index_size = float(np.median([r.size for r in readings]))
+        x1, y1, x2, y2 = layout_region(boxes, index_size, image.shape)
+        region = stretched_vertically(image[y1:y2, x1:x2])
+        factor = region.shape[0] / (y2 - y1)
+        timings = {"detect": 0.0, "classify": 0.0}
+        found, size, _ = self._indices_zoomed(region, into_stretched(readings, (x1, y1), factor), timings)
+        fused = fuse_sizes([readings, out_of_stretched(found, (x1, y1), factor)])
+        return self._result_of(fused, image.shape, reduction, False, timings, size)
+
+    def _result_of(self, readings: list[IndexReading], shape: tuple[int, ...], reduction: float, loose: bool,
+                   timings: dict[str, float], size: int) -> ReadResult:
+        """The cards, rows (unless `loose`) and warnings of an image's readings (from a look of detector `size`)."""
+        readings = self._doubt_cut_indices(readings, shape)
         all_readings = readings
         start = time.perf_counter()
         cards, warnings, readings = self._leave_out_unsure(readings, loose)

@@ -381,7 +381,7 @@ def test_a_faint_copy_left_out_does_not_make_a_card_seen_twice():
 
 class IndicesAtTheEdge:
     """Four index boxes in a 2000 x 1500 photo: KD's only index cut by the left edge, AS's two corners (one cut by
-    the bottom edge, one whole), 7H's whole."""
+    the bottom edge, one whole), 7H's whole; nothing in any other picture (a region of it looked at again)."""
 
     score_threshold = 0.25
     BOXES = {"KD": [[0.0, 300.0, 40.0, 380.0]], "AS": [[900.0, 1440.0, 950.0, 1500.0], [700.0, 1000.0, 750.0, 1080.0]],
@@ -389,7 +389,8 @@ class IndicesAtTheEdge:
 
     def detect(self, image, long_side, *, score_threshold=None):
         boxes = [box for boxes in self.BOXES.values() for box in boxes]
-        return np.array(boxes, np.float32), np.full(len(boxes), 0.8, np.float32)
+        boxes = boxes if image.shape[:2] == (1500, 2000) else []
+        return np.array(boxes, np.float32).reshape(-1, 4), np.full(len(boxes), 0.8, np.float32)
 
 
 class NamedByPlace:
@@ -581,6 +582,36 @@ def test_a_short_hand_in_a_steep_view_is_read_again_stretched_and_kept_when_it_n
     for card in unsqueezed.cards:
         drawn = np.array(where[card.code]) * [1, 0.5, 1, 0.5]
         assert min(np.abs(np.array(i.box) - d).max() for i in card.indices for d in drawn) < 3.0
+
+
+class LooksRecorded(MarkerDetector):
+    """MarkerDetector that keeps the shape of every picture it was given."""
+
+    def __init__(self):
+        self.shapes = []
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        self.shapes.append(image.shape[:2])
+        return super().detect(image, long_side, score_threshold=score_threshold)
+
+
+def test_the_stretched_read_is_one_look_at_the_hands_region_and_none_when_nothing_was_found():
+    rows = deal(21)
+    image, where = render(rows, size=(2000, 1500), scale=0.8, centre=(900, 700))  # a hand in part of the photo
+    steep = _squeezed(image)
+    plain_looks, looks = LooksRecorded(), LooksRecorded()
+    CardReader(detector=plain_looks, classifier=UnsureOfFlatMarks(), unsqueeze_short_reads=False).read(jpeg(steep))
+    read = CardReader(detector=looks, classifier=UnsureOfFlatMarks()).read(jpeg(steep))
+    assert read.to_dict()["rows"] == as_rows(rows) and "stretched read" in read.timings_ms
+    assert looks.shapes[:-1] == plain_looks.shapes  # the first read's looks, then one more
+    markers = np.array([box for boxes in where.values() for box in boxes]) * [1, 0.5, 1, 0.5]
+    hand_height, hand_width = np.ptp(markers[:, [1, 3]]), np.ptp(markers[:, [0, 2]])
+    region_height, region_width = looks.shapes[-1]
+    # the hand's region, stretched 1.6 times: taller than the hand stretched, well inside the photo stretched
+    assert 1.6 * hand_height < region_height < 0.8 * 1.6 * steep.shape[0]
+    assert hand_width < region_width < 0.8 * steep.shape[1]
+    blank = CardReader(detector=LooksRecorded(), classifier=UnsureOfFlatMarks()).read(jpeg(np.full_like(steep, 90)))
+    assert blank.cards == [] and "stretched read" not in blank.timings_ms  # no region to look at
 
 
 def test_a_stretched_read_that_names_no_more_cards_is_not_kept_and_a_full_hand_is_read_once():

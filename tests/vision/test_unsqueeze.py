@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.cards import IndexReading
-from vision.unsqueeze import stretched_vertically, unstretched
+from vision.unsqueeze import into_stretched, out_of_stretched, stretched_vertically
 
 
 def test_the_stretch_makes_the_image_taller_and_keeps_its_width():
@@ -16,17 +16,31 @@ def test_the_stretch_makes_the_image_taller_and_keeps_its_width():
 
 
 @pytest.mark.parametrize("factor", [1.3, 1.6, 2.0])
-def test_a_box_found_in_the_stretched_image_maps_back_onto_the_original(factor):
+@pytest.mark.parametrize("origin", [(0, 0), (150, 90)])
+def test_a_box_found_in_the_stretched_region_maps_back_onto_the_original(factor, origin):
     image = np.full((400, 600, 3), 40, np.uint8)
     cv2.rectangle(image, (210, 130), (251, 161), (255, 255, 255), -1)  # a flat mark, as a steep view leaves an index
-    stretched = stretched_vertically(image, factor)
+    x, y = origin
+    stretched = stretched_vertically(image[y:, x:], factor)
     ys, xs = np.nonzero(stretched[..., 0] > 128)
     found = IndexReading((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)), "AS", 0.9, 0.8)
-    (back,) = unstretched([found], stretched.shape[0] / image.shape[0])
+    (back,) = out_of_stretched([found], origin, stretched.shape[0] / (image.shape[0] - y))
     assert np.allclose(back.box, (210, 130, 252, 162), atol=1.0)
     assert (back.code, back.probability, back.detector_score) == ("AS", 0.9, 0.8)
-    # in the stretched image the mark is as much taller as asked: what the detector gets to see
+    # in the stretched region the mark is as much taller as asked: what the detector gets to see
     assert (found.box[3] - found.box[1]) == pytest.approx(32 * factor, abs=1.5)
+
+
+def test_moving_readings_into_a_stretched_region_and_back_returns_them_unchanged():
+    readings = [IndexReading((210.0, 130.0, 252.0, 162.0), "AS", 0.9, 0.8),
+                IndexReading((20.0, 300.0, 40.0, 333.0), "TD", 0.4, 0.3)]
+    inside = into_stretched(readings, (150, 90), 1.6)
+    assert inside[0].box == pytest.approx((60.0, 64.0, 102.0, 115.2))
+    back = out_of_stretched(inside, (150, 90), 1.6)
+    for before, after in zip(readings, back):
+        assert after.box == pytest.approx(before.box)
+        assert (after.code, after.probability, after.detector_score) == (before.code, before.probability,
+                                                                         before.detector_score)
 
 
 @pytest.mark.parametrize("factor", [0.5, 0.0, -1.0, float("nan")])
