@@ -29,8 +29,8 @@ def create_session(path: Path, *, threads: int = INTRA_OP_THREADS):
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3
     # Idle worker threads sleep instead of spinning: a read alternates between the detector's and the classifier's
-    # sessions and OpenCV, and on 2 cores one session's spinning threads slowed the next step by half (session 27:
-    # the steep far layout 0109 296 -> 192 ms end to end, docs/measurements.md).
+    # sessions and OpenCV, and on 2 cores one session's spinning threads slowed the next step by about half (session
+    # 27, same process interleaved: the steep far layout 0109 279 -> 218 ms end to end, docs/measurements.md).
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

@@ -182,7 +182,7 @@ class CardReader:
         timings = {"detect": 0.0, "classify": 0.0}
         found, size, _ = self._indices_zoomed(region, into_stretched(readings, (x1, y1), factor), timings)
         fused = fuse_sizes([readings, out_of_stretched(found, (x1, y1), factor)])
-        return self._result_of(fused, image.shape, reduction, False, timings, size)
+        return self._result_of(fused, image.shape, reduction, loose=False, timings=timings, size=size)
 
     def _result_of(self, readings: list[IndexReading], shape: tuple[int, ...], reduction: float, loose: bool,
                    timings: dict[str, float], size: int) -> ReadResult:
