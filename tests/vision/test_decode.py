@@ -158,6 +158,19 @@ def test_exif_orientation_with_reduced_jpeg_decoding(orientation):
     assert np.abs(decoded.image.astype(int) - expected).mean() < 6
 
 
+@pytest.mark.parametrize("ext, orientation", [(".png", 1), (".png", 6), (".webp", 1)])
+def test_png_and_webp_are_decoded_reduced_too(ext, orientation):
+    image = cv2.resize(marker_image(60, 90), (1800, 1200), interpolation=cv2.INTER_NEAREST)
+    data = png_with_orientation(image, orientation) if ext == ".png" else encode(ext, image)
+    decoded = decode_photo(data, min_long_side=400)
+    assert decoded.reduction == 4  # 1800 / 4 = 450 is still at least 400; 1800 / 8 is not
+    upright = NUMPY_ORIENT[orientation](cv2.resize(image, (450, 300), interpolation=cv2.INTER_AREA))
+    assert decoded.image.shape == upright.shape
+    assert np.abs(decoded.image.astype(int) - upright).mean() < 6
+    assert decode_photo(data).reduction == 1 and decode_photo(data).image.shape[:2] == NUMPY_ORIENT[orientation](
+        image).shape[:2]  # no reduction unless asked for
+
+
 def test_our_exif_handling_agrees_with_opencv():
     image = marker_image(60, 90)
     for orientation in range(1, 9):
