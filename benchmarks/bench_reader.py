@@ -1,9 +1,10 @@
 """Speed and memory of one end-to-end read of a 12-megapixel phone photo (decode → rows).
 
     .venv/bin/python benchmarks/bench_reader.py [--photo PATH] [--models DIR] [--runs 20]
+        [--megapixels 12] [--format jpg|png|webp] [--blur SIGMA] [--squeeze SHARE] [--loose]
 
-The photo (default: the first image in sample_images/) is upscaled to 4000x3000 and saved as a JPEG
-(quality 92) like a phone would; the bench prints median / p95 milliseconds, a per-stage breakdown,
+The photo (default: the first image in sample_images/) is upscaled to 4000x3000 (or to --megapixels at 4:3) and
+saved as a JPEG (quality 92) like a phone would (or as a PNG / WebP); the bench prints median / p95 milliseconds, a per-stage breakdown,
 the model file sizes and the process's peak resident memory. Targets: ≤ 300 ms, ≤ 15 MB, ≤ 500 MB.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ def default_photo() -> np.ndarray:
     for pattern in ("*.jpg", "*.png", "*.jpeg"):
         found = sorted((REPO / "sample_images").glob(pattern))
         if found:
-            print(f"photo: {found[0].relative_to(REPO)} upscaled to {PHOTO_SIZE[0]}x{PHOTO_SIZE[1]}")
+            print(f"photo: {found[0].relative_to(REPO)}, upscaled")
             return cv2.imread(str(found[0]), cv2.IMREAD_COLOR)
     print("photo: no sample_images yet; a noisy green table is used (timing only)")
     rng = np.random.default_rng(0)
@@ -47,13 +48,16 @@ def squeezed(image: np.ndarray, share: float) -> np.ndarray:
     return cv2.copyMakeBorder(flat, top, h - flat.shape[0] - top, 0, 0, cv2.BORDER_REPLICATE)
 
 
-def twelve_megapixel_jpeg(image: np.ndarray, blur_sigma: float = 0.0) -> bytes:
+def phone_photo(image: np.ndarray, size: tuple[int, int], blur_sigma: float = 0.0, fmt: str = "jpg") -> bytes:
+    """The image upscaled to `size` (w, h; turned to the image's orientation), maybe blurred, encoded as `fmt`."""
     h, w = image.shape[:2]
-    size = PHOTO_SIZE if w >= h else PHOTO_SIZE[::-1]
+    size = size if w >= h else size[::-1]
     big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
     if blur_sigma > 0:
         big = cv2.GaussianBlur(big, (0, 0), blur_sigma)
-    ok, data = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    params = {"jpg": [cv2.IMWRITE_JPEG_QUALITY, 92], "png": [cv2.IMWRITE_PNG_COMPRESSION, 9],
+              "webp": [cv2.IMWRITE_WEBP_QUALITY, 92]}[fmt]
+    ok, data = cv2.imencode("." + fmt, big, params)
     assert ok
     return data.tobytes()
 
@@ -75,15 +79,37 @@ def main() -> None:
     parser.add_argument("--squeeze", type=float, default=1.0, metavar="SHARE",
                         help="squeeze the photo's content to SHARE of its height (a steep view; 0.5 ~ 30°) to time a "
                              "read the reader may repeat stretched")
+    parser.add_argument("--megapixels", type=float, default=PHOTO_SIZE[0] * PHOTO_SIZE[1] / 1e6,
+                        help="photo size at 4:3 (default 12: 4000x3000)")
+    parser.add_argument("--format", choices=("jpg", "png", "webp"), default="jpg", help="how the photo is encoded")
+    parser.add_argument("--save", metavar="PATH", help="write the photo made here to PATH and stop (making a large "
+                                                      "photo raises this process's peak memory: time it with --as-is)")
+    parser.add_argument("--as-is", action="store_true", help="read --photo's bytes unchanged (no upscaling)")
     args = parser.parse_args()
+    if args.as_is and not args.photo:
+        parser.error("--as-is needs --photo")
     if not 0 < args.squeeze <= 1:
         parser.error(f"--squeeze takes a share in (0, 1], got {args.squeeze}")
+    if not 0.1 <= args.megapixels <= 50:
+        parser.error(f"--megapixels takes 0.1 to 50 (the reader's limit), got {args.megapixels}")
+    width = round((args.megapixels * 1e6 * 4 / 3) ** 0.5)
+    size = (width, round(width * 3 / 4))
 
-    image = cv2.imread(args.photo, cv2.IMREAD_COLOR) if args.photo else default_photo()
-    if args.squeeze < 1:
-        image = squeezed(image, args.squeeze)
-    data = twelve_megapixel_jpeg(image, args.blur)
-    print(f"JPEG: {len(data) / 1e6:.1f} MB, {PHOTO_SIZE[0] * PHOTO_SIZE[1] / 1e6:.0f} MP")
+    if args.as_is:
+        data = Path(args.photo).read_bytes()
+        print(f"photo: {args.photo} as it is, {len(data) / 1e6:.1f} MB")
+    else:
+        image = cv2.imread(args.photo, cv2.IMREAD_COLOR) if args.photo else default_photo()
+        if args.squeeze < 1:
+            image = squeezed(image, args.squeeze)
+        data = phone_photo(image, size, args.blur, args.format)
+        del image
+        print(f"{args.format.upper()}: {len(data) / 1e6:.1f} MB, {size[0]}x{size[1]} "
+              f"({size[0] * size[1] / 1e6:.0f} MP)")
+        if args.save:
+            Path(args.save).write_bytes(data)
+            print(f"saved to {args.save}")
+            return
     models = Path(args.models)
     for name in (DETECTOR_FILE, CLASSIFIER_FILE):
         print(f"model {name}: {(models / name).stat().st_size / 1e6:.2f} MB")

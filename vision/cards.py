@@ -30,6 +30,24 @@ class IndexReading:
         return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
 
 
+def readings_into(readings: list[IndexReading], origin: tuple[float, float], scale: tuple[float, float] = (1.0, 1.0)
+                  ) -> list[IndexReading]:
+    """Readings of an image, their boxes moved into a picture cut from it at `origin` (x, y) and resized by `scale`
+    (sx, sy)."""
+    (x, y), (sx, sy) = origin, scale
+    return [IndexReading(((r.box[0] - x) * sx, (r.box[1] - y) * sy, (r.box[2] - x) * sx, (r.box[3] - y) * sy), r.code,
+                         r.probability, r.detector_score) for r in readings]
+
+
+def readings_out_of(readings: list[IndexReading], origin: tuple[float, float], scale: tuple[float, float] = (1.0, 1.0)
+                    ) -> list[IndexReading]:
+    """Readings of a picture cut from an image at `origin` (x, y) and resized by `scale` (sx, sy), their boxes moved
+    back to the image's pixels (readings_into undone)."""
+    (x, y), (sx, sy) = origin, scale
+    return [IndexReading((r.box[0] / sx + x, r.box[1] / sy + y, r.box[2] / sx + x, r.box[3] / sy + y), r.code,
+                         r.probability, r.detector_score) for r in readings]
+
+
 @dataclass
 class Card:
     code: str

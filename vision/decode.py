@@ -37,8 +37,8 @@ def check_limits(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = M
 
 def choose_reduction(header: ImageHeader, min_long_side: int) -> int:
     """Largest reduction (1/2, 1/4, 1/8) that keeps the long side at least `min_long_side`, for every format: a
-    50-megapixel PNG or WebP read whole kept ~440 MB at its peak and took 2.2 s to read (session 27; JPEGs were
-    already reduced)."""
+    49-megapixel PNG read whole took 1.5-1.6 s and peaked at 538-579 MB, over the 500 MB target (session 27,
+    docs/measurements.md; JPEGs were already reduced)."""
     if min_long_side <= 0:
         return 1
     long_side = max(header.width, header.height)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards import SEPARATE_CORNER_OVERLAP, Card, IndexReading, merge_indices, overlap_share
+from vision.cards import (SEPARATE_CORNER_OVERLAP, Card, IndexReading, merge_indices, overlap_share, readings_into,
+                          readings_out_of)
 from vision.classifier import SCALE_VOTE, IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.deblur import unsharp_masked
@@ -20,7 +21,7 @@ from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARN
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
-from vision.unsqueeze import into_stretched, out_of_stretched, stretched_vertically
+from vision.unsqueeze import stretched_vertically
 from vision.zoom import layout_region, zoomed_region
 
 MODELS_DIR = Path(os.environ.get("VISION_MODELS_DIR", Path(__file__).resolve().parent.parent / "models"))
@@ -72,11 +73,12 @@ SHARPNESS_MIN_PROBABILITY = 0.3
 # surely. Session 25, real edje-multi made blurred: rank recall 0.881 -> 0.902, all correct 0.853 -> 0.879,
 # precision 0.988 -> 0.986 (docs/reader.md). A blurred photo takes about twice as long.
 SHARPEN_BLURRED = True
-# A hand read short (fewer than 13 cards named surely) is read again from the photo stretched vertically
-# (vision.unsqueeze), and that read kept when it names more cards surely (then: fewer warnings): a steep view squeezes
-# the indices flatter than the models were trained on. Session 26: rows exactly right on the synthetic photos 0.966 ->
-# 0.983, on the real decks' photos 0.907 -> 0.949, 3/5/5 scenes 0.983 -> 1.000 (docs/reader.md). Not for loose cards:
-# with no count to check against, it named wrong cards surely (an ace's big pip as a 4; models/README.md "Session 26").
+# A hand read short (fewer than 13 cards named surely) is looked at again in its region stretched vertically
+# (vision.unsqueeze, _read_stretched_region), and that read kept when it names more cards surely (then: fewer
+# warnings): a steep view squeezes the indices flatter than the models were trained on. Sessions 26-27, rows exactly
+# right: synthetic photos 0.966 -> 0.975, real decks' photos 0.907 -> 0.949, 3/5/5 scenes 0.983 -> 1.000
+# (docs/reader.md). Not for loose cards: with no count to check against, it named wrong cards surely (an ace's big pip
+# as a 4; models/README.md "Session 26").
 UNSQUEEZE_SHORT_READS = True
 
 
@@ -180,8 +182,8 @@ class CardReader:
         region = stretched_vertically(image[y1:y2, x1:x2])
         factor = region.shape[0] / (y2 - y1)
         timings = {"detect": 0.0, "classify": 0.0}
-        found, size, _ = self._indices_zoomed(region, into_stretched(readings, (x1, y1), factor), timings)
-        fused = fuse_sizes([readings, out_of_stretched(found, (x1, y1), factor)])
+        found, size, _ = self._indices_zoomed(region, readings_into(readings, (x1, y1), (1.0, factor)), timings)
+        fused = fuse_sizes([readings, readings_out_of(found, (x1, y1), (1.0, factor))])
         return self._result_of(fused, image.shape, reduction, loose=False, timings=timings, size=size)
 
     def _result_of(self, readings: list[IndexReading], shape: tuple[int, ...], reduction: float, loose: bool,
@@ -318,9 +320,7 @@ class CardReader:
             index_size = float(np.median([r.size for r in readings]))
             x1, y1, x2, y2 = layout_region(boxes, index_size, image.shape, SECOND_LOOK_MARGIN_INDEX_SIZES)
         input_side = max(STRIDE, round(max(x2 - x1, y2 - y1) * LARGER_DETECTION_SIZE / long_side))
-        region = self._indices_at(image[y1:y2, x1:x2], input_side, timings)
-        region = [IndexReading((r.box[0] + x1, r.box[1] + y1, r.box[2] + x1, r.box[3] + y1), r.code, r.probability,
-                               r.detector_score) for r in region]
+        region = readings_out_of(self._indices_at(image[y1:y2, x1:x2], input_side, timings), (x1, y1))
         fused = fuse_sizes([readings, region])
         more_cards, _ = merge_indices(fused)
         if self._count_sure(more_cards) > sure:
@@ -338,11 +338,8 @@ class CardReader:
         region = layout_region(boxes, index_size, image.shape)
         picture, factor, input_side = zoomed_region(image, region, index_size,
                                                     (self.detection_sizes[0], LARGER_DETECTION_SIZE))
-        x, y = region[0], region[1]
-        return [IndexReading((r.box[0] / factor + x, r.box[1] / factor + y, r.box[2] / factor + x,
-                              r.box[3] / factor + y), r.code, r.probability, r.detector_score)
-                for r in self._indices_at(picture, input_side, timings)], input_side, input_side / max(
-                    region[2] - region[0], region[3] - region[1])
+        return (readings_out_of(self._indices_at(picture, input_side, timings), region[:2], (factor, factor)),
+                input_side, input_side / max(region[2] - region[0], region[3] - region[1]))
 
     def _indices_at(self, image: np.ndarray, size: int, timings: dict[str, float]) -> list[IndexReading]:
         """Detect at one input size, classify the crops, drop `none`."""

@@ -1,12 +1,13 @@
-"""Stretching a steep view's photo vertically and mapping what is found back (vision.unsqueeze)."""
+"""Stretching a steep view's photo vertically (vision.unsqueeze) and mapping what is found in a region of it back
+(vision.cards.readings_into / readings_out_of)."""
 from __future__ import annotations
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.cards import IndexReading
-from vision.unsqueeze import into_stretched, out_of_stretched, stretched_vertically
+from vision.cards import IndexReading, readings_into, readings_out_of
+from vision.unsqueeze import stretched_vertically
 
 
 def test_the_stretch_makes_the_image_taller_and_keeps_its_width():
@@ -24,19 +25,21 @@ def test_a_box_found_in_the_stretched_region_maps_back_onto_the_original(factor,
     stretched = stretched_vertically(image[y:, x:], factor)
     ys, xs = np.nonzero(stretched[..., 0] > 128)
     found = IndexReading((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)), "AS", 0.9, 0.8)
-    (back,) = out_of_stretched([found], origin, stretched.shape[0] / (image.shape[0] - y))
+    (back,) = readings_out_of([found], origin, (1.0, stretched.shape[0] / (image.shape[0] - y)))
     assert np.allclose(back.box, (210, 130, 252, 162), atol=1.0)
     assert (back.code, back.probability, back.detector_score) == ("AS", 0.9, 0.8)
     # in the stretched region the mark is as much taller as asked: what the detector gets to see
     assert (found.box[3] - found.box[1]) == pytest.approx(32 * factor, abs=1.5)
 
 
-def test_moving_readings_into_a_stretched_region_and_back_returns_them_unchanged():
+@pytest.mark.parametrize("scale, first_inside", [((1.0, 1.6), (60.0, 64.0, 102.0, 115.2)),
+                                                  ((2.5, 2.5), (150.0, 100.0, 255.0, 180.0))])
+def test_moving_readings_into_a_stretched_region_and_back_returns_them_unchanged(scale, first_inside):
     readings = [IndexReading((210.0, 130.0, 252.0, 162.0), "AS", 0.9, 0.8),
                 IndexReading((20.0, 300.0, 40.0, 333.0), "TD", 0.4, 0.3)]
-    inside = into_stretched(readings, (150, 90), 1.6)
-    assert inside[0].box == pytest.approx((60.0, 64.0, 102.0, 115.2))
-    back = out_of_stretched(inside, (150, 90), 1.6)
+    inside = readings_into(readings, (150, 90), scale)
+    assert inside[0].box == pytest.approx(first_inside)
+    back = readings_out_of(inside, (150, 90), scale)
     for before, after in zip(readings, back):
         assert after.box == pytest.approx(before.box)
         assert (after.code, after.probability, after.detector_score) == (before.code, before.probability,
