@@ -229,8 +229,9 @@ class CardReader:
         The first size is kept alone when it finds at least two indices of a trained-for size that the
         classifier names surely (a layout). Otherwise (a close-up, or few cards) every size runs and the
         readings are fused (vision.scales): in a close-up the detector fires on pips and art at 640 that
-        the classifier names poorly, while at 320 or 192 it finds the real indices. A larger size is tried
-        once when the indices found are tiny or nothing was found.
+        the classifier names poorly, while at 320 or 192 it finds the real indices. When the indices found are
+        tiny, a closer look at their region replaces the first read when it names as many cards surely or gives
+        more evidence; when nothing was found, the larger size is tried once.
         """
         timings["detect"] = timings["classify"] = 0.0
         long_side = max(image.shape[:2])
@@ -249,7 +250,10 @@ class CardReader:
         fused = fuse_sizes([readings for _, readings in found])
         if tiny and long_side > self.detection_sizes[0]:  # only where the photo has pixels the first look skipped
             closer, closer_size, closer_scale = self._indices_zoomed(image, fused or found[-1][1], timings)
-            if sum(r.probability for r in closer) > sum(r.probability for r in fused):
+            # it saw finer pixels: kept when it names as many cards surely or gives more evidence (the first read's
+            # stray marks add probability but no sure card)
+            if closer and (self._count_sure(merge_indices(closer)[0]) >= self._count_sure(merge_indices(fused)[0])
+                           or sum(r.probability for r in closer) > sum(r.probability for r in fused)):
                 return closer, closer_size, closer_scale
         if not fused and long_side > self.detection_sizes[0]:
             larger = self._indices_at(image, LARGER_DETECTION_SIZE, timings)

@@ -123,6 +123,68 @@ def test_layout_far_from_the_camera_is_read_again_closer(reader):
     assert [card["row"] for card in read.to_dict()["cards"]] == ["front"] * 3 + ["middle"] * 5 + ["back"] * 5
 
 
+class StrayMarksInTheWholePhoto(MarkerDetector):
+    """Also fires on eight blank spots when shown the whole photo (as a detector that finds more small marks at the
+    first look does), and records every look."""
+
+    def __init__(self, photo_shape):
+        self.photo_shape = photo_shape
+        self.looks = []
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        self.looks.append(long_side)
+        boxes, scores = super().detect(image, long_side)
+        if image.shape[:2] == self.photo_shape:
+            strays = np.array([[40.0 + 60 * i, 40.0, 60.0 + 60 * i, 70.0] for i in range(8)], np.float32)
+            boxes, scores = np.vstack([boxes, strays]), np.concatenate([scores, np.full(8, 0.5, np.float32)])
+        return boxes, scores
+
+
+class UnsureOfBlankSpots(ColourClassifier):
+    """Names the drawn markers surely and a blank spot 2C at 0.45 (not sure, but not `none`)."""
+
+    def probabilities(self, image, boxes):
+        out = super().probabilities(image, boxes)
+        blank = out[:, -1] == self.probability
+        out[blank] = 0.55 / (len(CLASS_NAMES) - 1)
+        out[blank, CLASS_NAMES.index("2C")] = 0.45
+        return out
+
+
+def test_a_closer_look_that_names_as_many_cards_surely_is_kept_over_a_first_read_with_more_marks():
+    rows = deal(13)
+    image, _ = render(rows, scale=0.45, angle=20)
+    detector = StrayMarksInTheWholePhoto(image.shape[:2])
+    read = CardReader(detector=detector, classifier=UnsureOfBlankSpots()).read(jpeg(image))
+    # the first read's stray marks add probability but no sure card: the closer look (finer pixels) wins, and
+    # the hand it reads is whole, so no look follows (a second look or a stretched read would be a third)
+    assert read.detection_size > 640 and len(detector.looks) == 2
+    assert read.to_dict()["rows"] == as_rows(rows) and read.warnings == []
+
+
+class HalfBlindOutsideTheWholePhoto(MarkerDetector):
+    """Finds only the left half's marks in any picture but the whole photo."""
+
+    def __init__(self, photo_shape):
+        self.photo_shape = photo_shape
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        boxes, scores = super().detect(image, long_side)
+        if image.shape[:2] != self.photo_shape:
+            keep = boxes[:, 2] < 0.5 * image.shape[1]
+            boxes, scores = boxes[keep], scores[keep]
+        return boxes, scores
+
+
+def test_a_closer_look_that_names_fewer_cards_surely_is_not_kept():
+    rows = deal(13)
+    image, _ = render(rows, scale=0.45, angle=20)
+    read = CardReader(detector=HalfBlindOutsideTheWholePhoto(image.shape[:2]),
+                      classifier=ColourClassifier()).read(jpeg(image))
+    assert read.detection_size == 640
+    assert read.to_dict()["rows"] == as_rows(rows) and read.warnings == []
+
+
 def test_nothing_found_tries_the_larger_size():
     class FindsOnlyLarge:
         score_threshold = 0.25
