@@ -13,6 +13,8 @@ carry=.devcarry
 py=${PY:-python3}; device=${DEVICE:-0}  # PY and DEVICE=cpu only for a rehearsal on this machine
 start=$(date +%s)
 say() { echo "[$(( $(date +%s) - start )) s] $*"; }
+# a warm machine keeps the last call's tiles and run: start from empty folders (session 28's second call did not)
+rm -rf /tmp/gen /tmp/run
 
 $py -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site $carry/whl/*.whl || exit 3
 export PYTHONPATH=/tmp/site:$PWD YOLO_OFFLINE=1 PYTHONUNBUFFERED=1 TRAIN_THREADS=8 YOLO_CONFIG_DIR=/tmp/yolo-config
