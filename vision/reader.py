@@ -211,6 +211,10 @@ class CardReader:
         """How many of the cards are named at least as surely as the unsure threshold."""
         return sum(card.confidence >= self.min_card_confidence for card in cards)
 
+    def _count_sure_in(self, readings: list[IndexReading]) -> int:
+        """How many cards the readings name surely, once merged into cards."""
+        return self._count_sure(merge_indices(readings)[0])
+
     def _is_short(self, result: ReadResult, loose: bool) -> bool:
         """Whether a hand's read may have missed cards (fewer than 13 named surely); loose cards have no count."""
         return not loose and self._count_sure(result.cards) < EXPECTED_CARDS
@@ -245,19 +249,19 @@ class CardReader:
                 tiny = True  # a layout far from the camera: smaller sizes cannot help
                 break
             if (size == self.detection_sizes[0] and len(readings) >= 2 and index_px <= LARGE_INDEX_PX
-                    and sum(r.probability for r in readings) >= CONFIDENT_MEAN_PROBABILITY * len(readings)):
+                    and _evidence(readings) >= CONFIDENT_MEAN_PROBABILITY * len(readings)):
                 return readings, size, _scale(size, long_side)
         fused = fuse_sizes([readings for _, readings in found])
         if tiny and long_side > self.detection_sizes[0]:  # only where the photo has pixels the first look skipped
             closer, closer_size, closer_scale = self._indices_zoomed(image, fused or found[-1][1], timings)
             # it saw finer pixels: kept when it names as many cards surely or gives more evidence (the first read's
             # stray marks add probability but no sure card)
-            if closer and (self._count_sure(merge_indices(closer)[0]) >= self._count_sure(merge_indices(fused)[0])
-                           or sum(r.probability for r in closer) > sum(r.probability for r in fused)):
+            if closer and (self._count_sure_in(closer) >= self._count_sure_in(fused)
+                           or _evidence(closer) > _evidence(fused)):
                 return closer, closer_size, closer_scale
         if not fused and long_side > self.detection_sizes[0]:
             larger = self._indices_at(image, LARGER_DETECTION_SIZE, timings)
-            if sum(r.probability for r in larger) > sum(r.probability for r in fused):
+            if _evidence(larger) > _evidence(fused):
                 return larger, LARGER_DETECTION_SIZE, _scale(LARGER_DETECTION_SIZE, long_side)
         if not fused:
             return [], self.detection_sizes[0], _scale(self.detection_sizes[0], long_side)
@@ -326,8 +330,7 @@ class CardReader:
         input_side = max(STRIDE, round(max(x2 - x1, y2 - y1) * LARGER_DETECTION_SIZE / long_side))
         region = readings_out_of(self._indices_at(image[y1:y2, x1:x2], input_side, timings), (x1, y1))
         fused = fuse_sizes([readings, region])
-        more_cards, _ = merge_indices(fused)
-        if self._count_sure(more_cards) > sure:
+        if self._count_sure_in(fused) > sure:
             return fused
         return readings
 
@@ -387,6 +390,11 @@ class CardReader:
         result.rows = {name: [cards[i] for i in grouping.rows[name]] for name in ROW_NAMES}
         in_rows = [card for name in ROW_NAMES for card in result.rows[name]]
         result.cards = in_rows + [card for card in cards if all(card is not c for c in in_rows)]
+
+
+def _evidence(readings: list[IndexReading]) -> float:
+    """The classifier's evidence in a look's readings: the sum of their probabilities."""
+    return sum(r.probability for r in readings)
 
 
 def _scale(size: int, long_side: int) -> float:

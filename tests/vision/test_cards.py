@@ -1,9 +1,10 @@
-"""Merging the two corner indices of one card, and "card seen twice"."""
+"""Merging the two corner indices of one card, "card seen twice", and moving readings into a cut-out, resized picture
+and back."""
 from __future__ import annotations
 
 import pytest
 
-from vision.cards import IndexReading, merge_indices
+from vision.cards import IndexReading, merge_indices, readings_into, readings_out_of
 
 
 def index(code: str, x: float, y: float, probability: float = 0.9, size: float = 40.0) -> IndexReading:
@@ -59,3 +60,17 @@ def test_one_index_found_twice_counts_once_and_at_most_two_corners_count():
     four_corners = [index("QD", x, y, 0.5) for x, y in ((0, 0), (150, 0), (0, 190), (150, 190))]
     cards, _ = merge_indices(four_corners)
     assert len(cards) == 1 and cards[0].confidence == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize("scale, first_inside", [((1.0, 1.6), (60.0, 64.0, 102.0, 115.2)),
+                                                  ((2.5, 2.5), (150.0, 100.0, 255.0, 180.0))])
+def test_moving_readings_into_a_resized_region_and_back_returns_them_unchanged(scale, first_inside):
+    readings = [IndexReading((210.0, 130.0, 252.0, 162.0), "AS", 0.9, 0.8),
+                IndexReading((20.0, 300.0, 40.0, 333.0), "TD", 0.4, 0.3)]
+    inside = readings_into(readings, (150, 90), scale)
+    assert inside[0].box == pytest.approx(first_inside)
+    back = readings_out_of(inside, (150, 90), scale)
+    for before, after in zip(readings, back):
+        assert after.box == pytest.approx(before.box)
+        assert (after.code, after.probability, after.detector_score) == (before.code, before.probability,
+                                                                         before.detector_score)
