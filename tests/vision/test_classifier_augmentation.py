@@ -69,3 +69,24 @@ def test_heavy_blur_strength_blurs_harder_and_one_repeats_the_default():
     stronger = heavy_blur(batch, np.random.default_rng(5), 1.0, strength=1.6)
     # same draws, wider ranges: the stronger blur leaves less edge energy on average
     assert _edge_energy(stronger).mean() < 0.9 * _edge_energy(default).mean()
+
+
+def _dark_bar_batch(n: int) -> np.ndarray:
+    """White crops with one dark vertical stroke 6 px wide (an index's ink on paper)."""
+    batch = np.full((n, 48, 48, 3), 230, np.uint8)
+    batch[:, 8:40, 21:27] = 30
+    return batch
+
+
+def test_stroke_weight_makes_strokes_bolder_or_thinner_on_about_its_share():
+    from vision.training.train_classifier import stroke_weight
+
+    batch = _dark_bar_batch(400)
+    out = stroke_weight(batch, np.random.default_rng(2), 0.5)
+    ink = (out[..., 0] < 128).sum(axis=(1, 2))
+    plain = int((batch[0, ..., 0] < 128).sum())
+    bolder, thinner = (ink > plain).sum(), (ink < plain).sum()
+    assert 0.4 * 400 < bolder + thinner < 0.6 * 400
+    assert bolder > 50 and thinner > 50  # both ways, about evenly
+    assert (out[ink == plain] == batch[ink == plain]).all()  # the others untouched
+    assert (stroke_weight(batch, np.random.default_rng(2), 0.0) == batch).all()
