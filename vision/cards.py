@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.messages import SEEN_TWICE_WARNING
+
 # The two index centres of one card lie 3–7 index heights apart (measured on the rendered val scenes of
 # synth-v1/v2: median 4.4, 99th percentile 6.7, max 7.1 for decks with small indices), so 8 index sizes.
 # Two cards of the same code closer than that (only with two decks or a misread) merge into one.
@@ -113,7 +115,7 @@ def merge_indices(indices: list[IndexReading], factor: float = SAME_CARD_DISTANC
             merged = [reading] + [r for g in near for r in g]
             groups = [g for g in groups if not any(g is n for n in near)] + [merged]
         if len(groups) > 1:
-            warnings.append(f"card seen twice: {code} appears {len(groups)} times far apart")
+            warnings.append(f"{SEEN_TWICE_WARNING}: {code} appears {len(groups)} times far apart")
         cards.extend(Card(code, sorted(g, key=lambda r: -r.probability)) for g in groups)
     cards.sort(key=lambda c: -c.confidence)
     return cards, warnings

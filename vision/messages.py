@@ -5,3 +5,4 @@ from __future__ import annotations
 BLURRED_WARNING = "photo looks blurred"
 UNSURE_MARKS_WARNING = "left out unsure marks"
 NO_CARDS_WARNING = "no card found"
+SEEN_TWICE_WARNING = "card seen twice"

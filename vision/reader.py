@@ -17,7 +17,7 @@ from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.deblur import unsharp_masked
 from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
-from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARNING
+from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, SEEN_TWICE_WARNING, UNSURE_MARKS_WARNING
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
@@ -200,6 +200,7 @@ class CardReader:
                 result.warnings.append(f"{NO_CARDS_WARNING}: retake the photo with the cards' corners in view, "
                                        "closer and in focus")
         else:
+            result.cards, result.warnings, readings = _leave_out_repeats(cards, warnings, readings)
             self._assign_rows(result, readings)
         for card in result.cards:
             if card.confidence < LOW_CONFIDENCE:
@@ -400,6 +401,27 @@ def _evidence(readings: list[IndexReading]) -> float:
 def _scale(size: int, long_side: int) -> float:
     """Detector input pixels per image pixel of a whole-image look at `size` (the detector never enlarges)."""
     return min(size / long_side, 1.0)
+
+
+def _leave_out_repeats(cards: list[Card], warnings: list[str], readings: list[IndexReading]
+                       ) -> tuple[list[Card], list[str], list[IndexReading]]:
+    """A hand of more than 13 cards that names one card on two cards far apart (one deck holds each card once): the
+    less sure of them is left out, while 13 or more stay, and named in the warning. Session 29: a face card's art
+    read as a king at 0.89 made a front row of four and a hand of 14 (the king read surely in the back row)."""
+    repeats: list[Card] = []
+    named: set[str] = set()
+    for card in sorted(cards, key=lambda c: -c.confidence):
+        if card.code in named and len(cards) - len(repeats) > EXPECTED_CARDS:
+            repeats.append(card)
+        named.add(card.code)
+    if not repeats:
+        return cards, warnings, readings
+    kept = [card for card in cards if all(card is not r for r in repeats)]
+    left_out = {card.code for card in repeats}
+    warnings = [w for w in warnings if not any(w.startswith(f"{SEEN_TWICE_WARNING}: {code} ") for code in left_out)]
+    warnings += [f"{SEEN_TWICE_WARNING}: {card.code} far apart in a hand of {len(cards)}; the less sure "
+                 f"({card.confidence:.2f}) left out" for card in repeats]
+    return kept, warnings, [r for card in kept for r in card.indices]
 
 
 def _gap_fillers(sure: list[Card], unsure: list[Card], gap: int, min_confidence: float) -> list[Card]:

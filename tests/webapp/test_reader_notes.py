@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.cards import IndexReading, merge_indices
 from vision.crops import CLASS_NAMES
-from vision.reader import CardReader
+from vision.reader import CardReader, _leave_out_repeats
 from vision.rows import group_rows
 from webapp.i18n import _WARNINGS
 from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate
@@ -37,6 +37,16 @@ def _seen_twice_warning() -> list[str]:
     return merge_indices(far_apart)[1]
 
 
+def _seen_twice_left_out_warning() -> list[str]:
+    """What the reader writes when a hand of 14 names one card twice far apart (the less sure one left out)."""
+    others = [IndexReading((100.0 * k, 2000, 100.0 * k + 20, 2030), code, 0.95, 0.9)
+              for k, code in enumerate(["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS"])]
+    far_apart = [IndexReading((0, 0, 20, 30), "KH", 0.9, 0.9), IndexReading((900, 900, 920, 930), "KH", 0.8, 0.9)]
+    readings = others + far_apart
+    cards, warnings = merge_indices(readings)
+    return _leave_out_repeats(cards, warnings, readings)[1]
+
+
 class _FindsNothing:
     score_threshold = 0.25
 
@@ -57,7 +67,7 @@ def _nothing_found_warnings() -> list[str]:
 
 
 def test_every_reader_warning_is_restated_or_rechecked():
-    written = _row_warnings() + _seen_twice_warning() + _nothing_found_warnings()
+    written = _row_warnings() + _seen_twice_warning() + _seen_twice_left_out_warning() + _nothing_found_warnings()
     keys = set()
     for text in written:
         if rechecked_by_review(text):
@@ -66,11 +76,13 @@ def test_every_reader_warning_is_restated_or_rechecked():
         assert restated is not None, f"reader warning not translated: {text!r}"
         keys.add(restated[0])
     assert keys == {"front_unclear", "no_front_row", "rows_unclear", "no_rows", "too_few_for_rows", "seen_twice",
-                    "no_card_read"}
+                    "seen_twice_left_out", "no_card_read"}
 
 
 def test_values_are_taken_from_the_warning():
     assert restate("card seen twice: KH appears 2 times far apart") == ("seen_twice", {"code": "KH", "n": "2"})
+    assert restate("card seen twice: KC far apart in a hand of 14; the less sure (0.89) left out") == (
+        "seen_twice_left_out", {"code": "KC", "n": "14", "confidence": "0.89"})
     assert restate("cannot form rows from 2 card(s)") == ("too_few_for_rows", {"n": "2"})
     assert restate("left out unsure marks: 7H? (0.41), QS? (0.52)") == ("unsure_marks",
                                                                          {"marks": "7H? (0.41), QS? (0.52)"})

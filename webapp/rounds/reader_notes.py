@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARNING
+from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, SEEN_TWICE_WARNING, UNSURE_MARKS_WARNING
 from vision.sharpness import BLURRED_BELOW
 
 # English wording of the restated warnings (translations: webapp.i18n).
@@ -15,6 +15,9 @@ READER_WARNING_TEXT: dict[str, str] = {
                "card, or retake it steadier, in focus and closer.",
     "unsure_marks": "Left out marks the reader was unsure of: {marks}. If a card is missing, it may be one of these.",
     "seen_twice": "{code} was seen {n} times far apart in the photo: one of them is probably misread.",
+    "seen_twice_left_out": "{code} was seen twice far apart in a hand of {n} cards: the less sure reading "
+                           "({confidence}) was left out. Check that {code} is where it was read and no card is "
+                           "missing.",
     "rows_unclear": "The three rows are not clearly apart in the photo: check which row each card is in.",
     "no_front_row": "No row of 3 cards at either end: the shorter end row was taken as the front; check the rows.",
     "front_unclear": "Front and back rows look alike: the row at the top of the photo was taken as the front; "
@@ -32,7 +35,10 @@ _RECHECKED = re.compile(r"(low confidence|expected \d+ cards, found|(front|middl
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(re.escape(BLURRED_WARNING) + r" \(index sharpness (?P<sharpness>[\d.]+)"), "blurred"),
     (re.compile(re.escape(UNSURE_MARKS_WARNING) + r": (?P<marks>.+)"), "unsure_marks"),
-    (re.compile(r"card seen twice: (?P<code>\w+) appears (?P<n>\d+) times far apart"), "seen_twice"),
+    (re.compile(re.escape(SEEN_TWICE_WARNING) + r": (?P<code>\w+) appears (?P<n>\d+) times far apart"),
+     "seen_twice"),
+    (re.compile(re.escape(SEEN_TWICE_WARNING) + r": (?P<code>\w+) far apart in a hand of (?P<n>\d+); "
+                r"the less sure \((?P<confidence>[\d.]+)\) left out"), "seen_twice_left_out"),
     (re.compile(r"rows ambiguous: the three rows are not clearly separated"), "rows_unclear"),
     (re.compile(r"rows ambiguous: no 3-card row at either end"), "no_front_row"),
     (re.compile(r"rows ambiguous: cannot tell front from back"), "front_unclear"),
