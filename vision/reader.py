@@ -406,21 +406,26 @@ def _scale(size: int, long_side: int) -> float:
 def _leave_out_repeats(cards: list[Card], warnings: list[str], readings: list[IndexReading]
                        ) -> tuple[list[Card], list[str], list[IndexReading]]:
     """A hand of more than 13 cards that names one card on two cards far apart (one deck holds each card once): the
-    less sure of them is left out, while 13 or more stay, and named in the warning. Session 29: a face card's art
-    read as a king at 0.89 made a front row of four and a hand of 14 (the king read surely in the back row)."""
-    repeats: list[Card] = []
+    less sure of them is left out, the least sure repeats first while more than 13 cards stay, and named in the
+    warning. Session 29: a face card's art read as a king at 0.89 made a front row of four and a hand of 14 (the king
+    read surely in the back row)."""
+    extra = len(cards) - EXPECTED_CARDS
+    if extra <= 0:
+        return cards, warnings, readings
     named: set[str] = set()
+    repeats: list[Card] = []  # every card after the surest of its code, surest first
     for card in sorted(cards, key=lambda c: -c.confidence):
-        if card.code in named and len(cards) - len(repeats) > EXPECTED_CARDS:
+        if card.code in named:
             repeats.append(card)
         named.add(card.code)
-    if not repeats:
+    left_out = repeats[-extra:] if repeats else []
+    if not left_out:
         return cards, warnings, readings
-    kept = [card for card in cards if all(card is not r for r in repeats)]
-    left_out = {card.code for card in repeats}
-    warnings = [w for w in warnings if not any(w.startswith(f"{SEEN_TWICE_WARNING}: {code} ") for code in left_out)]
+    kept = [card for card in cards if all(card is not r for r in left_out)]
+    once_now = {card.code for card in left_out if sum(c.code == card.code for c in kept) == 1}
+    warnings = [w for w in warnings if not any(w.startswith(f"{SEEN_TWICE_WARNING}: {code} ") for code in once_now)]
     warnings += [f"{SEEN_TWICE_WARNING}: {card.code} far apart in a hand of {len(cards)}; the less sure "
-                 f"({card.confidence:.2f}) left out" for card in repeats]
+                 f"({card.confidence:.2f}) left out" for card in left_out]
     return kept, warnings, [r for card in kept for r in card.indices]
 
 
