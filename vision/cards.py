@@ -1,4 +1,5 @@
-"""Card assembly: the (up to) two classified corner indices of one physical card become one card."""
+"""Card assembly: the (up to) two classified corner indices of one physical card become one card; a card named
+twice in an over-full hand is left out once."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -119,3 +120,27 @@ def merge_indices(indices: list[IndexReading], factor: float = SAME_CARD_DISTANC
         cards.extend(Card(code, sorted(g, key=lambda r: -r.probability)) for g in groups)
     cards.sort(key=lambda c: -c.confidence)
     return cards, warnings
+
+
+def leave_out_repeats(cards: list[Card], warnings: list[str], hand_size: int) -> tuple[list[Card], list[str]]:
+    """A hand of more than `hand_size` cards that names one card on two cards far apart (one deck holds each card
+    once): the less sure of them is left out, the least sure repeats first while `hand_size` or more stay, and named
+    in the warning (merge_indices' "seen twice" warning goes where the code is now on one card). Session 29: a face
+    card's art read as a king at 0.89 made a front row of four and a hand of 14 (the king read surely in the back
+    row)."""
+    extra = len(cards) - hand_size
+    named: set[str] = set()
+    repeats: list[Card] = []  # every card after the surest of its code, surest first
+    for card in sorted(cards, key=lambda c: -c.confidence):
+        if card.code in named:
+            repeats.append(card)
+        named.add(card.code)
+    left_out = repeats[-extra:] if extra > 0 and repeats else []
+    if not left_out:
+        return cards, warnings
+    kept = [card for card in cards if all(card is not r for r in left_out)]
+    once_now = {card.code for card in left_out if sum(c.code == card.code for c in kept) == 1}
+    warnings = [w for w in warnings if not any(w.startswith(f"{SEEN_TWICE_WARNING}: {code} ") for code in once_now)]
+    warnings += [f"{SEEN_TWICE_WARNING}: {card.code} far apart in a hand of {len(cards)}; the less sure "
+                 f"({card.confidence:.2f}) left out" for card in left_out]
+    return kept, warnings

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards import (SEPARATE_CORNER_OVERLAP, Card, IndexReading, merge_indices, overlap_share, readings_into,
-                          readings_out_of)
+from vision.cards import (SEPARATE_CORNER_OVERLAP, Card, IndexReading, leave_out_repeats, merge_indices, overlap_share,
+                          readings_into, readings_out_of)
 from vision.classifier import SCALE_VOTE, IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.deblur import unsharp_masked
 from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
-from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, SEEN_TWICE_WARNING, UNSURE_MARKS_WARNING
+from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARNING
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
@@ -200,7 +200,8 @@ class CardReader:
                 result.warnings.append(f"{NO_CARDS_WARNING}: retake the photo with the cards' corners in view, "
                                        "closer and in focus")
         else:
-            result.cards, result.warnings, readings = _leave_out_repeats(cards, warnings, readings)
+            result.cards, result.warnings = leave_out_repeats(cards, warnings, EXPECTED_CARDS)
+            readings = [r for card in result.cards for r in card.indices]
             self._assign_rows(result, readings)
         for card in result.cards:
             if card.confidence < LOW_CONFIDENCE:
@@ -401,32 +402,6 @@ def _evidence(readings: list[IndexReading]) -> float:
 def _scale(size: int, long_side: int) -> float:
     """Detector input pixels per image pixel of a whole-image look at `size` (the detector never enlarges)."""
     return min(size / long_side, 1.0)
-
-
-def _leave_out_repeats(cards: list[Card], warnings: list[str], readings: list[IndexReading]
-                       ) -> tuple[list[Card], list[str], list[IndexReading]]:
-    """A hand of more than 13 cards that names one card on two cards far apart (one deck holds each card once): the
-    less sure of them is left out, the least sure repeats first while more than 13 cards stay, and named in the
-    warning. Session 29: a face card's art read as a king at 0.89 made a front row of four and a hand of 14 (the king
-    read surely in the back row)."""
-    extra = len(cards) - EXPECTED_CARDS
-    if extra <= 0:
-        return cards, warnings, readings
-    named: set[str] = set()
-    repeats: list[Card] = []  # every card after the surest of its code, surest first
-    for card in sorted(cards, key=lambda c: -c.confidence):
-        if card.code in named:
-            repeats.append(card)
-        named.add(card.code)
-    left_out = repeats[-extra:] if repeats else []
-    if not left_out:
-        return cards, warnings, readings
-    kept = [card for card in cards if all(card is not r for r in left_out)]
-    once_now = {card.code for card in left_out if sum(c.code == card.code for c in kept) == 1}
-    warnings = [w for w in warnings if not any(w.startswith(f"{SEEN_TWICE_WARNING}: {code} ") for code in once_now)]
-    warnings += [f"{SEEN_TWICE_WARNING}: {card.code} far apart in a hand of {len(cards)}; the less sure "
-                 f"({card.confidence:.2f}) left out" for card in left_out]
-    return kept, warnings, [r for card in kept for r in card.indices]
 
 
 def _gap_fillers(sure: list[Card], unsure: list[Card], gap: int, min_confidence: float) -> list[Card]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.cards import IndexReading, merge_indices, readings_into, readings_out_of
+from vision.cards import IndexReading, leave_out_repeats, merge_indices, readings_into, readings_out_of
 
 
 def index(code: str, x: float, y: float, probability: float = 0.9, size: float = 40.0) -> IndexReading:
@@ -74,3 +74,26 @@ def test_moving_readings_into_a_resized_region_and_back_returns_them_unchanged(s
         assert after.box == pytest.approx(before.box)
         assert (after.code, after.probability, after.detector_score) == (before.code, before.probability,
                                                                          before.detector_score)
+
+
+def test_of_two_repeated_codes_in_a_hand_of_14_only_the_least_sure_repeat_is_left_out():
+    def at(k: int, code: str, probability: float) -> IndexReading:
+        return IndexReading((300.0 * k, 0.0, 300.0 * k + 20, 30.0), code, probability, 0.9)
+
+    others = [at(k, code, 0.95) for k, code in enumerate(["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"])]
+    readings = others + [at(10, "KH", 0.96), at(11, "KH", 0.9), at(12, "QD", 0.97), at(13, "QD", 0.8)]
+    cards, warnings = merge_indices(readings)
+    kept, warnings = leave_out_repeats(cards, warnings, 13)
+    assert len(kept) == 13 and sorted(c.code for c in kept).count("KH") == 2
+    assert sorted(c.code for c in kept).count("QD") == 1
+    assert warnings == ["card seen twice: KH appears 2 times far apart",
+                        "card seen twice: QD far apart in a hand of 14; the less sure (0.80) left out"]
+
+
+def test_a_hand_of_its_size_or_fewer_keeps_every_repeat():
+    readings = [IndexReading((0, 0, 20, 30), "KH", 0.9, 0.9), IndexReading((900, 900, 920, 930), "KH", 0.8, 0.9)]
+    cards, warnings = merge_indices(readings)
+    assert leave_out_repeats(cards, warnings, 2) == (cards, warnings)
+    kept, said = leave_out_repeats(cards, warnings, 1)
+    assert [c.code for c in kept] == ["KH"] and kept[0].indices[0].probability == 0.9
+    assert said == ["card seen twice: KH far apart in a hand of 2; the less sure (0.80) left out"]

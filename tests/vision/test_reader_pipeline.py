@@ -447,23 +447,6 @@ def test_a_hand_of_14_naming_a_card_twice_leaves_out_the_less_sure_one(reader):
     assert kept["row"] == "back" and kept["box"][1] > y2  # the card read by both its corners stays
 
 
-def test_of_two_repeated_codes_in_a_hand_of_14_only_the_least_sure_repeat_is_left_out():
-    from vision.cards import IndexReading, merge_indices
-    from vision.reader import _leave_out_repeats
-
-    def at(k: int, code: str, probability: float) -> IndexReading:
-        return IndexReading((300.0 * k, 0.0, 300.0 * k + 20, 30.0), code, probability, 0.9)
-
-    others = [at(k, code, 0.95) for k, code in enumerate(["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"])]
-    readings = others + [at(10, "KH", 0.96), at(11, "KH", 0.9), at(12, "QD", 0.97), at(13, "QD", 0.8)]
-    cards, warnings = merge_indices(readings)
-    kept, warnings, kept_readings = _leave_out_repeats(cards, warnings, readings)
-    assert len(kept) == 13 and sorted(c.code for c in kept).count("KH") == 2
-    assert sorted(c.code for c in kept).count("QD") == 1 and kept_readings == [r for c in kept for r in c.indices]
-    assert warnings == ["card seen twice: KH appears 2 times far apart",
-                        "card seen twice: QD far apart in a hand of 14; the less sure (0.80) left out"]
-
-
 class SureThenFaint:
     def probabilities(self, image, boxes):
         out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)

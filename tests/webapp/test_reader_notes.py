@@ -7,9 +7,9 @@ import re
 import cv2
 import numpy as np
 
-from vision.cards import IndexReading, merge_indices
+from vision.cards import IndexReading, leave_out_repeats, merge_indices
 from vision.crops import CLASS_NAMES
-from vision.reader import CardReader, _leave_out_repeats
+from vision.reader import CardReader
 from vision.rows import group_rows
 from webapp.i18n import _WARNINGS
 from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate
@@ -44,7 +44,7 @@ def _seen_twice_left_out_warning() -> list[str]:
     far_apart = [IndexReading((0, 0, 20, 30), "KH", 0.9, 0.9), IndexReading((900, 900, 920, 930), "KH", 0.8, 0.9)]
     readings = others + far_apart
     cards, warnings = merge_indices(readings)
-    return _leave_out_repeats(cards, warnings, readings)[1]
+    return leave_out_repeats(cards, warnings, 13)[1]
 
 
 class _FindsNothing:
