@@ -78,7 +78,7 @@ SHARPEN_BLURRED = True
 # warnings): a steep view squeezes the indices flatter than the models were trained on. Sessions 26-27, rows exactly
 # right: synthetic photos 0.966 -> 0.975, real decks' photos 0.907 -> 0.949, 3/5/5 scenes 0.983 -> 1.000
 # (docs/reader.md). Not for loose cards: with no count to check against, it named wrong cards surely (an ace's big pip
-# as a 4; models/README.md "Session 26").
+# as a 4; models/HISTORY.md "Session 26").
 UNSQUEEZE_SHORT_READS = True
 
 
