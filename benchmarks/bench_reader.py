@@ -24,7 +24,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from vision.reader import CLASSIFIER_FILE, DETECTION_SIZES, DETECTOR_FILE, MODELS_DIR, CardReader  # noqa: E402
+from vision.reader import (CLASSIFIER_FILE, DETECTION_SIZES, DETECTOR_FILE, FAINT_BOX_SCORE, MODELS_DIR,  # noqa: E402
+                           CardReader)
 
 PHOTO_SIZE = (4000, 3000)
 
@@ -88,6 +89,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--loose", action="store_true")
     parser.add_argument("--detection-size", type=int, default=None, help="detector long side (default: reader's)")
+    parser.add_argument("--faint-box-score", type=float, default=FAINT_BOX_SCORE,
+                        help="the reader's faint-box score (0.25 or more: faint boxes off, as before session 30)")
     parser.add_argument("--blur", type=float, default=0.0, metavar="SIGMA",
                         help="blur the 12 MP photo (Gaussian sigma in its pixels) to time a read of a blurred photo, "
                              "which the reader reads twice (the second time sharpened)")
@@ -134,7 +137,7 @@ def main() -> None:
     start = time.perf_counter()
     sizes = DETECTION_SIZES if args.detection_size is None else (args.detection_size,) + tuple(
         s for s in DETECTION_SIZES if s < args.detection_size)
-    reader = CardReader(models, detection_sizes=sizes)
+    reader = CardReader(models, detection_sizes=sizes, faint_box_score=args.faint_box_score)
     print(f"model load: {1000 * (time.perf_counter() - start):.0f} ms")
     looks = counting_looks(reader)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -211,6 +211,38 @@ def test_nothing_found_tries_the_larger_size():
     assert [c.code for c in read.cards] == ["QH"]
 
 
+@pytest.mark.parametrize("probability, kept", [(0.95, True), (0.85, False)])
+def test_a_faint_box_is_kept_only_where_the_classifier_names_it_plainly(probability, kept):
+    """The detector is asked down to the faint score; a box under the detector's threshold stays only when the
+    classifier names it at least FAINT_BOX_MIN_PROBABILITY (a small, soft index), unlike a sure box."""
+    class SureAndFaint:
+        def __init__(self):
+            self.thresholds = []
+
+        def detect(self, image, long_side, *, score_threshold=None):
+            self.thresholds.append(score_threshold)
+            boxes = np.array([[100, 100, 160, 180], [400, 100, 460, 180], [700, 100, 760, 180]], np.float32)
+            scores = np.array([0.9, 0.15, 0.05], np.float32)
+            keep = scores >= score_threshold
+            return boxes[keep], scores[keep]
+
+    class NamesBySide:
+        def probabilities(self, image, boxes):
+            out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+            for row, box in enumerate(boxes):
+                code, p = ("QH", 1.0) if box[0] < 300 else ("KS", probability)
+                out[row, CLASS_NAMES.index(code)], out[row, -1] = p, 1.0 - p
+            return out
+
+    detector = SureAndFaint()
+    read = CardReader(detector=detector, classifier=NamesBySide(), faint_box_score=0.1,
+                      faint_box_min_probability=0.9).read(jpeg(np.full((600, 900, 3), 90, np.uint8)), loose=True)
+    assert set(detector.thresholds) == {0.1}
+    assert sorted(c.code for c in read.cards) == (["KS", "QH"] if kept else ["QH"])
+    # the box under the faint score is never classified, however plainly it would be named
+    assert all(r.detector_score >= 0.1 for r in read.readings)
+
+
 class SizeRecordingDetector(MarkerDetector):
     def __init__(self):
         self.sizes = []

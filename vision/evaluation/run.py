@@ -21,8 +21,8 @@ from vision.evaluation.metrics import worst_confusions
 from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, steep_view_bytes,
                                     steep_view_with_boxes)
-from vision.reader import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE,
-                           MODELS_DIR, CardReader)
+from vision.reader import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
+                           FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader)
 
 ALL_SETS = ("synthetic", "photos", "real-deck", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje",
             "edje-steep", "edje-blur", "edje-light")
@@ -60,7 +60,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fill-min-confidence", type=float, default=FILL_MIN_CONFIDENCE,
                         help="in rows mode unsure cards down to this fill a hand of fewer than 13 (above 1: never)")
     parser.add_argument("--detector-score-threshold", type=float, default=DETECTOR_SCORE_THRESHOLD,
-                        help="the detector's boxes scoring less are dropped (the reader's rule)")
+                        help="the detector's boxes scoring less are dropped (the reader's rule)...")
+    parser.add_argument("--faint-box-score", type=float, default=FAINT_BOX_SCORE,
+                        help="...unless they score at least this and are named plainly (at or above the threshold "
+                             "to turn faint boxes off)")
+    parser.add_argument("--faint-box-min-probability", type=float, default=FAINT_BOX_MIN_PROBABILITY,
+                        help="how surely the classifier must name a faint box for it to be kept")
     parser.add_argument("--scale-vote", type=scale_factors, default=",".join(map(str, SCALE_VOTE)),
                         help="unsure crops also classified from boxes scaled by these factors, averaged "
                              "(comma list, e.g. 0.85,1.2; empty: off, the reader's rule)")
@@ -136,6 +141,7 @@ def make_reader(args: argparse.Namespace) -> CardReader:
     """The reader with the run's models and its reading settings (sizes, thresholds)."""
     return CardReader(models_dir(args), detection_sizes=(args.detection_size,) + tuple(
         s for s in DETECTION_SIZES if s < args.detection_size), score_threshold=args.detector_score_threshold,
+        faint_box_score=args.faint_box_score, faint_box_min_probability=args.faint_box_min_probability,
         min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence,
         scale_vote=args.scale_vote)
 
@@ -240,7 +246,8 @@ def _blurred_views(load):
 def _write_report(out: Path, models: Path, args, results, skipped, seconds: float) -> None:
     lines = ["# Card reader evaluation", "",
              f"Run {time.strftime('%Y-%m-%d %H:%M')}, {seconds:.0f} s in all, detection long side "
-             f"{args.detection_size}, detector boxes scoring < {args.detector_score_threshold} dropped, "
+             f"{args.detection_size}, detector boxes scoring < {args.detector_score_threshold} dropped "
+             f"(kept from {args.faint_box_score} where named ≥ {args.faint_box_min_probability}), "
              f"cards named with < {args.min_card_confidence} left out "
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
              f"scale vote {', '.join(map(str, args.scale_vote)) or 'off'}, "
