@@ -82,9 +82,13 @@ SHARPEN_BLURRED = True
 # (vision.unsqueeze, _read_stretched_region), and that read kept when it names more cards surely (then: fewer
 # warnings): a steep view squeezes the indices flatter than the models were trained on. Sessions 26-27, rows exactly
 # right: synthetic photos 0.966 -> 0.975, real decks' photos 0.907 -> 0.949, 3/5/5 scenes 0.983 -> 1.000
-# (docs/reader.md). Not for loose cards: with no count to check against, it named wrong cards surely (an ace's big pip
-# as a 4; models/HISTORY.md "Session 26").
+# (docs/reader.md). Loose cards have no count to check against: stretched, flat photos' marks were named wrongly and
+# surely (an ace's big pip as a 4; models/HISTORY.md "Session 26"), so a loose read is stretched only when the photo is
+# called blurred, and kept only when every card it adds is named at least LOOSE_STRETCH_MIN_ADDED (session 30:
+# edje-steep recall 0.853 -> 0.860, edje-blur 0.917 -> 0.922, all correct up on both, reads wrong without any warning
+# level; docs/reader-decisions.md "stretched read").
 UNSQUEEZE_SHORT_READS = True
+LOOSE_STRETCH_MIN_ADDED = 0.9
 
 
 @dataclass
@@ -152,22 +156,25 @@ class CardReader:
         if blurred and self.sharpen_blurred:
             result = self._second_read(result, "sharpened read", timings, loose,
                                        lambda: self._read_image(unsharp_masked(photo.image), reduction, loose, {}))
-        if self.unsqueeze_short_reads and self._is_short(result, loose) and result.readings:
+        if self.unsqueeze_short_reads and result.readings and (self._is_short(result, loose) or (loose and blurred)):
             found = result.readings
             result = self._second_read(result, "stretched read", timings, loose,
-                                       lambda: self._read_stretched_region(photo.image, reduction, found))
+                                       lambda: self._read_stretched_region(photo.image, reduction, found, loose),
+                                       accept=None if not loose else self._adds_only_plain_cards)
         if blurred:  # measured on the photo as taken: a sharpened read of it is no reason to stop advising a retake
             result.warnings.append(blurred)
         return result
 
     def _second_read(self, result: ReadResult, name: str, timings: dict[str, float], loose: bool,
-                     read_again: Callable[[], ReadResult]) -> ReadResult:
+                     read_again: Callable[[], ReadResult],
+                     accept: Callable[[ReadResult, ReadResult], bool] | None = None) -> ReadResult:
         """`read_again()` timed as `name`, and whichever of it and `result` is preferred (_preference; `result` on a
-        tie), carrying the photo's timings."""
+        tie, or when `accept(result, second)` says no), carrying the photo's timings."""
         start = time.perf_counter()
         second = read_again()
         timings[name] = (time.perf_counter() - start) * 1000
-        if self._preference(second, loose) > self._preference(result, loose):
+        if (self._preference(second, loose) > self._preference(result, loose)
+                and (accept is None or accept(result, second))):
             second.timings_ms = result.timings_ms
             return second
         return result
@@ -179,9 +186,9 @@ class CardReader:
         readings = self._second_look(image, readings, loose, scale, timings)
         return self._result_of(readings, image.shape, reduction, loose, timings, size)
 
-    def _read_stretched_region(self, image: np.ndarray, reduction: float, readings: list[IndexReading]
-                               ) -> ReadResult:
-        """A hand's read from a first read's `readings` fused (vision.scales) with one closer look (as
+    def _read_stretched_region(self, image: np.ndarray, reduction: float, readings: list[IndexReading],
+                               loose: bool = False) -> ReadResult:
+        """A hand's (or loose cards') read from a first read's `readings` fused (vision.scales) with one closer look (as
         _indices_zoomed) at the region around them, stretched vertically (vision.unsqueeze); boxes in the image's
         pixels. Only the region, one look, and the first read's marks kept where they are surer: session 26's whole
         second read took twice as long for about the same cards (docs/reader.md, session 27)."""
@@ -193,7 +200,13 @@ class CardReader:
         timings = {"detect": 0.0, "classify": 0.0}
         found, size, _ = self._indices_zoomed(region, readings_into(readings, (x1, y1), (1.0, factor)), timings)
         fused = fuse_sizes([readings, readings_out_of(found, (x1, y1), (1.0, factor))])
-        return self._result_of(fused, image.shape, reduction, loose=False, timings=timings, size=size)
+        return self._result_of(fused, image.shape, reduction, loose=loose, timings=timings, size=size)
+
+    @staticmethod
+    def _adds_only_plain_cards(first: ReadResult, second: ReadResult) -> bool:
+        """Whether every card `second` names that `first` does not is named at least LOOSE_STRETCH_MIN_ADDED."""
+        named = {card.code for card in first.cards}
+        return all(card.confidence >= LOOSE_STRETCH_MIN_ADDED for card in second.cards if card.code not in named)
 
     def _result_of(self, readings: list[IndexReading], shape: tuple[int, ...], reduction: float, loose: bool,
                    timings: dict[str, float], size: int) -> ReadResult:

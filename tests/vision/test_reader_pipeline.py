@@ -699,6 +699,23 @@ def test_a_short_hand_in_a_steep_view_is_read_again_stretched_and_kept_when_it_n
         assert min(np.abs(np.array(i.box) - d).max() for i in card.indices for d in drawn) < 3.0
 
 
+@pytest.mark.parametrize("corner_probability, kept", [(0.97, True), (0.6, False)])
+def test_loose_cards_in_a_blurred_steep_photo_are_read_stretched_only_when_the_added_cards_are_named_plainly(
+        monkeypatch, corner_probability, kept):
+    """Loose cards: a photo called blurred is stretched too, and the read kept only when every card it adds is named at
+    least LOOSE_STRETCH_MIN_ADDED (two corners at 0.6 make a sure card of 0.84, not plain enough)."""
+    monkeypatch.setattr(CardReader, "_blur_warning", staticmethod(lambda image, readings: f"{BLURRED_WARNING} (test)"))
+    rows = deal(22)
+    image, _ = render(rows)
+    steep = jpeg(_squeezed(image))
+    read = CardReader(detector=MarkerDetector(), classifier=UnsureOfFlatMarks(corner_probability),
+                      sharpen_blurred=False).read(steep, loose=True)
+    assert "stretched read" in read.timings_ms
+    codes = sorted(card.code for card in read.cards)
+    assert codes == (sorted(code for row in rows for code in row) if kept else [])
+    assert _said_blurred(read) == [f"{BLURRED_WARNING} (test)"]
+
+
 class LooksRecorded(MarkerDetector):
     """MarkerDetector that keeps the shape of every picture it was given."""
 
