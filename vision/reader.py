@@ -59,7 +59,8 @@ LOW_CONFIDENCE = MIN_CARD_CONFIDENCE
 DETECTOR_SCORE_THRESHOLD = 0.25  # the detector's boxes below this score are dropped before the classifier...
 # ...unless they score at least FAINT_BOX_SCORE and the classifier names them at least FAINT_BOX_MIN_PROBABILITY: small,
 # soft indices the detector doubts but the classifier reads plainly. Session 30 (models/HISTORY.md): real decks' loose
-# photos read wrong without any warning 4 -> 3 of 182, the photos' mAP50 0.982 -> 0.983, real photos level or better.
+# photos read wrong without any warning 4 -> 3 of 182, the photos' mAP50 0.982 -> 0.983, real photos level or better
+# (the boxes fit a little more loosely: mAP50-95 0.795 -> 0.794).
 FAINT_BOX_SCORE = 0.1
 FAINT_BOX_MIN_PROBABILITY = 0.9
 # An index whose box reaches this close to the photo's edge (working-image pixels) may be cut off, and a cut index
@@ -85,7 +86,7 @@ SHARPEN_BLURRED = True
 # (docs/reader.md). Loose cards have no count to check against: stretched, flat photos' marks were named wrongly and
 # surely (an ace's big pip as a 4; models/HISTORY.md "Session 26"), so a loose read is stretched only when the photo is
 # called blurred, and kept only when every card it adds is named at least LOOSE_STRETCH_MIN_ADDED (session 30:
-# edje-steep recall 0.853 -> 0.860, edje-blur 0.917 -> 0.922, all correct up on both, reads wrong without any warning
+# edje-steep recall 0.853 -> 0.861, edje-blur 0.917 -> 0.922, all correct up on both, reads wrong without any warning
 # level; docs/reader-decisions.md "stretched read").
 UNSQUEEZE_SHORT_READS = True
 LOOSE_STRETCH_MIN_ADDED = 0.9
