@@ -161,7 +161,7 @@ class CardReader:
             found = result.readings
             result = self._second_read(result, "stretched read", timings, loose,
                                        lambda: self._read_stretched_region(photo.image, reduction, found, loose),
-                                       accept=None if not loose else self._adds_only_plain_cards)
+                                       accept=self._adds_only_plain_cards if loose else None)
         if blurred:  # measured on the photo as taken: a sharpened read of it is no reason to stop advising a retake
             result.warnings.append(blurred)
         return result

@@ -375,7 +375,7 @@ def evaluate_detector_tiles(reader: CardReader, tiles: list[tuple[Path, Path]], 
         boxes, scores = reader.detector.detect(image, max(image.shape[:2]), score_threshold=MAP_THRESHOLD)
         truth = yolo_label_boxes(label_path, image.shape[1], image.shape[0])
         detections.add(boxes, scores, truth)
-        sure = boxes[scores >= reader.detector.score_threshold]
+        sure = boxes[scores >= reader.score_threshold]
         hit = box_iou(truth, sure).max(axis=1) >= 0.5 if len(sure) else np.zeros(len(truth), bool)
         for box, was_found in zip(truth, hit):
             band = _size_band(box)
