@@ -8,9 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from vision.synth.decks import DECKS_BY_NAME, PHOTO_DECKS, available_decks, installed_decks
-
-DEFAULT_VAL = ["paris", "kde_gm_paris", "neoclassical"]
+from vision.synth.decks import (DECKS_BY_NAME, DEFAULT_VAL, PHOTO_DECKS, RESTYLED_DECKS, available_decks,
+                                installed_decks)
 ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "phototiles", "textcrops", "fontcrops")
 
 
@@ -41,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--val-fraction", type=float, default=0.1)
     parser.add_argument("--val-decks", default=",".join(DEFAULT_VAL))
     parser.add_argument("--decks", default="", help="comma-separated decks to use (default: all kept decks installed)")
+    parser.add_argument("--restyled", action="store_true",
+                        help="also train on the restyled decks (train decks with indices redrawn in other fonts; "
+                             "built into the cache on first use: vision.synth.restyled_decks)")
     parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--parts", default="detect,crops,scenes",
@@ -122,14 +124,21 @@ def _generate_no_deck_part(args: argparse.Namespace, part: str, command: str) ->
 
 
 def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: str,
-                        cache: Path | None = None) -> tuple[list[str], list[str]]:
+                        cache: Path | None = None, restyled: bool = False) -> tuple[list[str], list[str]]:
     """--decks (comma list, "" = every installed or cached deck) and --val-decks -> (train decks, val decks);
-    parser.error on an unknown or missing deck, or when either side is empty."""
+    parser.error on an unknown or missing deck, or when either side is empty. Restyled decks (redrawn indices) are
+    in the default list only with `restyled`, and always train decks."""
     available = [d.name for d in (installed_decks() if cache is None else available_decks(cache))]
+    if restyled:
+        available += [d.name for d in RESTYLED_DECKS if d.name not in available and d.path.exists()]
     photo = {d.name for d in PHOTO_DECKS}
+    redrawn = {d.name for d in RESTYLED_DECKS}
     named_val = [d for d in val_decks.split(",") if d]
     # photo decks (others' photos) are validation decks only: in the default deck list only when --val-decks names them
-    wanted = [d for d in decks.split(",") if d] or [d for d in available if d not in photo or d in named_val]
+    wanted = [d for d in decks.split(",") if d] or [d for d in available if (d not in photo or d in named_val)
+                                                     and (d not in redrawn or restyled)]
+    if redrawn & set(named_val):
+        parser.error("restyled decks are for training only (their index fonts are train fonts)")
     unknown = [d for d in wanted if d not in DECKS_BY_NAME or d not in available]
     if unknown:
         parser.error(f"unknown or missing decks: {', '.join(unknown)}")
@@ -149,7 +158,7 @@ def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespa
     if not available_decks(args.cache):
         print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5) or cached", file=sys.stderr)
         return 2
-    train, val = train_and_val_decks(parser, args.decks, args.val_decks, args.cache)
+    train, val = train_and_val_decks(parser, args.decks, args.val_decks, args.cache, args.restyled)
 
     from vision.synth.dataset import generate
 

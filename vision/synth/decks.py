@@ -38,6 +38,8 @@ class Deck:
 
     @property
     def path(self) -> Path:
+        if self.source == "restyled":  # built from its base deck's faces (vision.synth.restyled_decks)
+            return DECKS_BY_NAME[self.file].path
         return {"aisleriot": AISLERIOT_DIR, "kde": KDE_DIR, "photo": DEFAULT_DEV_PHOTOS}[self.source] / self.file
 
     def element_id(self, code: str) -> str:
@@ -82,7 +84,17 @@ DECKS: list[Deck] = [
 _DEV, _OTHERS = "dev photos (../shared/dev-photos)", "others' photos: measurement only, not redistributed"
 PHOTO_DECKS: list[Deck] = [Deck("real_webcam", "photo", "webcam-singles", _DEV, _OTHERS),
                            Deck("real_phone", "photo", "phone-singles", _DEV, _OTHERS)]
-DECKS_BY_NAME = {deck.name: deck for deck in DECKS + PHOTO_DECKS}
+# The generator's val decks unless told otherwise: index fonts no train deck prints.
+DEFAULT_VAL = ["paris", "kde_gm_paris", "neoclassical"]
+# Decks whose indices are redrawn in other fonts (vision.synth.restyled_decks), on the two-corner train decks in turn;
+# for training only, and only when asked for (`vision.synth --restyled`).
+RESTYLED_COUNT = 16
+_RESTYLE_BASES = [deck for deck in DECKS if deck.corners == 2 and deck.name not in DEFAULT_VAL]
+RESTYLED_DECKS: list[Deck] = [
+    Deck(f"restyled_{i:02d}", "restyled", base.name, base.package,
+         f"{base.license}; index glyphs: the font's licence (vision/synth/fonts.py FONT_DIRS)")
+    for i, base in ((i, _RESTYLE_BASES[i % len(_RESTYLE_BASES)]) for i in range(RESTYLED_COUNT))]
+DECKS_BY_NAME = {deck.name: deck for deck in DECKS + PHOTO_DECKS + RESTYLED_DECKS}
 
 
 class DeckError(RuntimeError):
@@ -96,7 +108,7 @@ def installed_decks() -> list[Deck]:
 def available_decks(cache_dir: Path) -> list[Deck]:
     """Decks whose SVG is installed or whose faces are already cached (a machine without the apt packages, e.g. a
     lent GPU machine, generates from a cache carried to it)."""
-    return [deck for deck in DECKS + PHOTO_DECKS
+    return [deck for deck in DECKS + PHOTO_DECKS + RESTYLED_DECKS
             if deck.path.exists() or (cache_dir / deck.name / "done.json").exists()]
 
 
@@ -132,6 +144,10 @@ def render_deck(deck: Deck, cache_dir: Path) -> Path:
         from vision.synth.photo_decks import build_photo_deck
 
         return build_photo_deck(deck, cache_dir)
+    if deck.source == "restyled":
+        from vision.synth.restyled_decks import build_restyled_deck
+
+        return build_restyled_deck(deck, cache_dir)
     out.mkdir(parents=True, exist_ok=True)
     # Calibrate the zoom on one card: element bounding boxes are in document units.
     probe = _trim_alpha(_render_element(deck, deck.element_id("AS"), 1.0))
@@ -164,15 +180,17 @@ def render_all(cache_dir: Path, decks: list[Deck] | None = None, workers: int = 
     todo = [deck for deck in decks if not (cache_dir / deck.name / "done.json").exists()]
     for deck in [deck for deck in todo if deck.source == "photo"]:  # one at a time: one lends faces to another
         render_deck(deck, cache_dir)
-    todo = [deck for deck in todo if deck.source != "photo"]
-    if workers > 1 and len(todo) > 1:
-        from multiprocessing import get_context
+    # restyled decks after the rest: each is drawn on a rendered base deck
+    for group in ([deck for deck in todo if deck.source not in ("photo", "restyled")],
+                  [deck for deck in todo if deck.source == "restyled"]):
+        if workers > 1 and len(group) > 1:
+            from multiprocessing import get_context
 
-        with get_context("spawn").Pool(workers) as pool:
-            pool.starmap(render_deck, [(deck, cache_dir) for deck in todo])
-    else:
-        for deck in todo:
-            render_deck(deck, cache_dir)
+            with get_context("spawn").Pool(workers) as pool:
+                pool.starmap(render_deck, [(deck, cache_dir) for deck in group])
+        else:
+            for deck in group:
+                render_deck(deck, cache_dir)
 
 
 if __name__ == "__main__":  # quick manual rendering: python -m vision.synth.decks CACHE_DIR

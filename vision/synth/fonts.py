@@ -16,6 +16,7 @@ validation measures text in fonts the classifier has not seen.
 """
 from __future__ import annotations
 
+import itertools
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
@@ -395,6 +396,51 @@ def fonts_for(split: str) -> tuple[FontInfo, ...]:
 def ttf_fonts_for(split: str) -> tuple[FontInfo, ...]:
     """The split's TrueType faces (no Hershey): what the fontcrops part draws card indices with."""
     return tuple(f for f in fonts_for(split) if f.kind == "ttf")
+
+
+CARD_SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+REFERENCE_SUIT_FACE = "DejaVuSans"
+
+
+def _suit_raster(tt: "TrueType", ch: str, size: int = 32) -> np.ndarray:
+    """The glyph's ink fitted into the middle of a size x size square (aspect kept), as a 0/1 float mask."""
+    contours = tt.contours(ch)
+    pts = np.concatenate(contours)
+    low, high = pts.min(axis=0), pts.max(axis=0)
+    scale = (size - 4) / max(float((high - low).max()), 1e-6)
+    offset = (size - (high - low) * scale) / 2
+    img = np.zeros((size, size), np.uint8)
+    fill_outline(img, [np.stack([(c[:, 0] - low[0]) * scale + offset[0], (high[1] - c[:, 1]) * scale + offset[1]], axis=1)
+                       for c in contours], 255)
+    return img.astype(np.float32) / 255
+
+
+@lru_cache(maxsize=None)
+def draws_card_suits(path: str) -> bool:
+    """Whether the face has the four suit symbols and draws them as those suits: of the 24 ways to match its four
+    glyphs to the reference face's four, matching each to its own symbol must overlap most. FreeSerif Bold draws
+    U+2660 as a club and U+2663 as a spade, which would label a drawn club a spade; a thin-lobed club (Go Mono) may
+    be nearer another reference glyph on its own, so glyphs are not judged one at a time."""
+    return suit_glyphs_in_order(load_truetype(path))
+
+
+def suit_glyphs_in_order(tt: "TrueType") -> bool:
+    """draws_card_suits for a loaded face."""
+    if not all(tt.has(c) for c in CARD_SUIT_CHARS.values()):
+        return False
+    reference = next((f.path for f in all_fonts() if f.name == REFERENCE_SUIT_FACE), None)
+    if reference is None:
+        return True
+    ref = [_suit_raster(load_truetype(reference), c) for c in CARD_SUIT_CHARS.values()]
+    mine = [_suit_raster(tt, c) for c in CARD_SUIT_CHARS.values()]
+    overlap = np.array([[float((m * r).sum() / max(np.maximum(m, r).sum(), 1e-6)) for r in ref] for m in mine])
+    best = max(itertools.permutations(range(4)), key=lambda order: sum(overlap[i, j] for i, j in enumerate(order)))
+    return best == (0, 1, 2, 3)
+
+
+def suit_faces_for(split: str) -> tuple[FontInfo, ...]:
+    """The split's TrueType faces that draw the four card suits right (draws_card_suits)."""
+    return tuple(f for f in ttf_fonts_for(split) if draws_card_suits(f.path))
 
 
 def manifest_record(fonts_of=fonts_for) -> dict:

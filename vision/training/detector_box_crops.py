@@ -148,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=17)
     p.add_argument("--blur-share", type=float, default=0.6, help="share of photos blurred before detection")
     p.add_argument("--models", type=Path, default=MODELS_DIR, help=f"folder with the detector ({DETECTOR_FILE})")
+    p.add_argument("--restyled", action="store_true", help="also the restyled decks (vision.synth --restyled)")
     p.add_argument("--decks", default="", help="decks to use, comma-separated (default: all installed)")
     p.add_argument("--val-decks", default=",".join(DEFAULT_VAL), help="of those, the val decks (default: the generator's)")
     p.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"), help="rendered card faces")
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--blur-share must be between 0 and 1")
     elevation = parse_elevation(p, args.photo_elevation)
     photo_kinds = parse_photo_kinds(p, args.photo_kinds)
-    train, val = train_and_val_decks(p, args.decks, args.val_decks)
+    train, val = train_and_val_decks(p, args.decks, args.val_decks, restyled=args.restyled)
     val = [d.name for d in installed_decks() if d.name in val]  # in installed order, as detcrops-s17 was made
     decks = train if args.split == "train" else val
     render_all(args.cache, [DECKS_BY_NAME[d] for d in decks], workers=1)

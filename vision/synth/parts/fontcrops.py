@@ -25,7 +25,7 @@ from vision.synth.parts.worker import SPLITS, Config, config, item_rng
 FOLDER = "fontcrops"
 PREFIX = "font_"
 RANK_CAP_PX = (8.0, 40.0)  # rank height; the whole index is then ~14-90 px tall, as in the card crops
-SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+SUIT_CHARS = fonts.CARD_SUIT_CHARS
 COURT = "JQK"
 CROSSED_SEVEN_SHARE = 0.5  # continental European decks cross the 7's stem (e.g. the neoclassical deck)
 NOTES = (f"48x48 crops named <split>/<code>/{PREFIX}<item>.png, codes in turn (even over the 52): rank in a "
@@ -38,10 +38,10 @@ NOTES = (f"48x48 crops named <split>/<code>/{PREFIX}<item>.png, codes in turn (e
 
 
 def _suit_fonts(split: str) -> tuple[fonts.FontInfo, ...]:
-    faces = tuple(f for f in fonts.ttf_fonts_for(split)
-                  if all(fonts.load_truetype(f.path).has(c) for c in SUIT_CHARS.values()))
-    return faces or tuple(f for f in fonts.all_fonts() if f.kind == "ttf"
-                          and all(fonts.load_truetype(f.path).has(c) for c in SUIT_CHARS.values()))
+    """Faces of the split that draw the card suits right (fonts.draws_card_suits; since session 31, which found
+    FreeSerif Bold's spade and club swapped), else any such face."""
+    return fonts.suit_faces_for(split) or tuple(f for f in fonts.all_fonts()
+                                                if f.kind == "ttf" and fonts.draws_card_suits(f.path))
 
 
 def _ink(rng: np.random.Generator, red: bool) -> tuple[int, int, int]:
