@@ -27,10 +27,12 @@ timeout "${RENDER_SECONDS:-150}" $py -m vision.synth --out /tmp/gen --cache $car
 rendered=$(ls /tmp/gen/phototiles/labels/train 2>/dev/null | wc -l)
 say "$rendered train tiles rendered"
 [ "$rendered" -ge 500 ] || exit 4
+val=$PWD/$carry/valtiles/images/val
+[ -d "$val" ] || val=/tmp/gen/phototiles/images/val  # no val tiles carried: the render's own (the val decks')
 cat > /tmp/data.yaml <<EOF
 path: /
 train: /tmp/gen/phototiles/images/train
-val: $PWD/$carry/valtiles/images/val
+val: $val
 names:
   0: index
 EOF
