@@ -17,9 +17,9 @@ PAPER = (235, 240, 245)
 RED = (30, 20, 200)
 
 
-def _style(font_stem: str) -> dict:
+def _style(font_stem: str, aspect: float = 1.0) -> dict:
     path = next(f.path for f in fonts.ttf_fonts_for("train") if f.name == font_stem)
-    return {"rank_font": path, "suit_font": path, "rank_share": 0.55, "gap_share": 0.06, "aspect": 1.0,
+    return {"rank_font": path, "suit_font": path, "rank_share": 0.55, "gap_share": 0.06, "aspect": aspect,
             "weight_share": 0.0, "crossed_seven": False}
 
 
@@ -48,12 +48,13 @@ def _ink(face: np.ndarray) -> np.ndarray:
 
 
 def test_a_restyled_face_has_its_indices_redrawn_in_place_and_nothing_else_changed():
-    face, old_boxes = _face_with_index("8H", _style("DejaVuSans"))
-    new, new_boxes = restyle_face(face, "8H", old_boxes, _style("LiberationSerif-Italic"))
+    # the old index wide, the new one narrow: old ink left behind would show beside the new index
+    face, old_boxes = _face_with_index("8H", _style("DejaVuSans", aspect=1.25))
+    new, new_boxes = restyle_face(face, "8H", old_boxes, _style("LiberationSerif-Italic", aspect=0.75))
     ink = _ink(new)
     assert not np.array_equal(ink, _ink(face))  # the glyphs changed
     for (ox1, oy1, ox2, oy2), (nx1, ny1, nx2, ny2) in zip(old_boxes, new_boxes):
-        assert abs((ny2 - ny1) - (oy2 - oy1)) <= 5  # as tall as the old index (the new box has an anti-aliasing rim)
+        assert abs((ny2 - ny1) - (oy2 - oy1)) <= 7  # as tall as the old index (both boxes have anti-aliasing rims)
         assert abs((nx1 + nx2) - (ox1 + ox2)) <= 3  # centred where it was
         box_ink = ink[ny1:ny2, nx1:nx2]
         assert box_ink.mean() > 0.1 and box_ink[:3].any() and box_ink[-3:].any()  # a tight box of the new ink
@@ -67,6 +68,20 @@ def test_a_restyled_face_has_its_indices_redrawn_in_place_and_nothing_else_chang
     (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = new_boxes
     assert abs((500 - ax2) - bx1) <= 2 and abs((720 - ay2) - by1) <= 2
     assert np.array_equal(new[200:500, 150:350], face[200:500, 150:350])  # the pip is untouched
+
+
+def test_an_index_box_cut_short_above_the_suit_still_loses_the_whole_old_index():
+    face, (top_left, bottom_right) = _face_with_index("KD", _style("DejaVuSans"))
+    height = top_left[3] - top_left[1]
+    cut = [(top_left[0], top_left[1], top_left[2], top_left[1] + int(0.7 * height)),  # the rank and the suit's top
+           (bottom_right[0], bottom_right[3] - int(0.7 * height), bottom_right[2], bottom_right[3])]
+    new, new_boxes = restyle_face(face, "KD", cut, _style("LiberationSans-Bold", aspect=0.8))
+    ink = _ink(new)
+    for old, (nx1, ny1, nx2, ny2) in zip((top_left, bottom_right), new_boxes):
+        assert abs((ny2 - ny1) - height) <= 7  # drawn over the whole old index, not the cut box
+        around = ink[old[1] - 3:old[3] + 3, old[0] - 3:old[2] + 3].copy()
+        around[ny1 - old[1] + 3:ny2 - old[1] + 3, nx1 - old[0] + 3:nx2 - old[0] + 3] = False
+        assert not around.any()  # nothing of the old suit is left
 
 
 def test_restyled_decks_train_only_when_asked(tmp_path):

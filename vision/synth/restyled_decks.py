@@ -27,6 +27,7 @@ from vision.synth.indices import paper_colour
 RESTYLE_SEED = 4217
 INK_DIFF = 50  # a pixel this far (max over channels) from the paper colour is index ink
 ERASE_PAD = 3  # px (of the 720 px face) around the old index that are inpainted too: its anti-aliased rim
+WINDOW_SHARE = 0.6  # x the box height: ink components cut by the box but running out of this window stay (frames)
 RANK_SHARE = (0.5, 0.62)  # rank height / index height; the suit takes the rest less the gap
 GAP_SHARE = (0.04, 0.1)
 WIDTH_LIMIT = 1.35  # the new index may be at most this times the old index's width ("10" in a wide font is squeezed)
@@ -115,8 +116,8 @@ def _old_index_mask(face: np.ndarray, box: tuple[int, int, int, int], paper: np.
     components."""
     h, w = face.shape[:2]
     bh = box[3] - box[1]
-    wx1, wy1 = max(0, box[0] - int(0.3 * bh)), max(0, box[1] - int(0.3 * bh))
-    wx2, wy2 = min(w, box[2] + int(0.5 * bh)), min(h, box[3] + int(0.6 * bh))
+    margin = int(WINDOW_SHARE * bh)  # on every side: the bottom-right index is the top-left one turned
+    wx1, wy1, wx2, wy2 = max(0, box[0] - margin), max(0, box[1] - margin), min(w, box[2] + margin), min(h, box[3] + margin)
     diff = np.abs(face[wy1:wy2, wx1:wx2, :3].astype(np.int16) - paper.astype(np.int16)).max(axis=2)
     near = np.zeros(diff.shape, bool)
     near[max(0, box[1] - ERASE_PAD - wy1):box[3] + ERASE_PAD - wy1, max(0, box[0] - ERASE_PAD - wx1):box[2] + ERASE_PAD - wx1] = True
