@@ -25,7 +25,8 @@ from vision.synth.decks import DECKS_BY_NAME, Deck, DeckError, load_face, render
 from vision.synth.indices import paper_colour
 
 RESTYLE_SEED = 4217
-INK_DIFF = 50  # a pixel this far (max over channels) from the paper colour is index ink
+INK_DIFF = 50  # a pixel this far (max over channels) from the paper colour is old index ink to erase
+INK_BOX_DIFF = 70  # ... and this far, ink of the new index's box (indices.ink_mask's threshold)
 ERASE_PAD = 3  # px (of the 720 px face) around the old index that are inpainted too: its anti-aliased rim
 WINDOW_SHARE = 0.6  # x the box height: ink components cut by the box but running out of this window stay (frames)
 RANK_SHARE = (0.5, 0.62)  # rank height / index height; the suit takes the rest less the gap
@@ -143,18 +144,31 @@ def _erase(face: np.ndarray, box: tuple[int, int, int, int], paper: np.ndarray) 
     return extent
 
 
-def _ink_box(polys: list[np.ndarray], weight: float, w: int, h: int) -> tuple[int, int, int, int]:
+def _ink_box(polys: list[np.ndarray], ink: tuple[int, int, int], weight: float, paper: np.ndarray,
+             shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The tight box of the index's ink by the index finder's rule (indices.ink_mask: more than INK_BOX_DIFF off
+    the paper colour), drawn alone on paper so no frame or pip nearby widens it: restyled boxes fit like a rendered
+    deck's (the outline's bounds plus the anti-aliased rim were about 3 px looser; session 31's detector step lost
+    mAP50-95 on them)."""
+    h, w = shape[:2]
     pts = np.concatenate(polys)
-    # anti-aliased filling (1/8 px) tints up to a pixel and a half beyond the outline
-    (x0, y0), (x1, y1) = pts.min(axis=0) - weight / 2 - 1.5, pts.max(axis=0) + weight / 2 + 1.5
-    return (max(0, int(np.floor(x0))), max(0, int(np.floor(y0))), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
+    (x0, y0), (x1, y1) = pts.min(axis=0) - weight / 2 - 2, pts.max(axis=0) + weight / 2 + 2
+    x0, y0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
+    x1, y1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+    canvas = np.empty((y1 - y0, x1 - x0, 3), np.uint8)
+    canvas[:] = np.round(paper).astype(np.uint8)
+    fonts.fill_outline(canvas, [p - [x0, y0] for p in polys], ink, weight)
+    diff = np.abs(canvas.astype(np.int16) - canvas[0, 0].astype(np.int16)).max(axis=2)
+    ys, xs = np.nonzero(diff > INK_BOX_DIFF)
+    if not len(xs):
+        return (x0, y0, x1, y1)
+    return (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
 
 
 def restyle_face(face: np.ndarray, code: str, boxes: list[tuple[int, int, int, int]], style: dict
                  ) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
     """(the BGRA face with its two indices redrawn, their new boxes [top-left, bottom-right])."""
     out = face.copy()
-    h, w = out.shape[:2]
     paper = paper_colour(face)
     top_left, bottom_right = boxes[0], boxes[1]
     ink = _ink_colour(face, top_left, paper)
@@ -170,7 +184,7 @@ def restyle_face(face: np.ndarray, code: str, boxes: list[tuple[int, int, int, i
     for group in (polys, turned):
         fonts.fill_outline(bgr, group, ink, weight)
     out[:, :, :3] = bgr
-    return out, [_ink_box(polys, weight, w, h), _ink_box(turned, weight, w, h)]
+    return out, [_ink_box(group, ink, weight, paper, out.shape) for group in (polys, turned)]
 
 
 def build_restyled_deck(deck: Deck, cache_dir: Path) -> Path:
