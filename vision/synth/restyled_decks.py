@@ -57,7 +57,7 @@ def _glyph_polys(tt: fonts.TrueType, text: str, height: float, aspect: float) ->
     polys, x = [], 0.0
     for ch in text:
         polys += [np.asarray(c, np.float64) + [x, 0.0] for c in tt.contours(ch)]
-        x += tt.advance(ch) * aspect
+        x += tt.advance(ch)  # font units: the aspect scales x once, below
     pts = np.concatenate(polys)
     (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
     scale = height / max(y1 - y0, 1e-6)
