@@ -90,10 +90,15 @@ DEFAULT_VAL = ["paris", "kde_gm_paris", "neoclassical"]
 # for training only, and only when asked for (`vision.synth --restyled`).
 RESTYLED_COUNT = 16
 _RESTYLE_BASES = [deck for deck in DECKS if deck.corners == 2 and deck.name not in DEFAULT_VAL]
-RESTYLED_DECKS: list[Deck] = [
-    Deck(f"restyled_{i:02d}", "restyled", base.name, base.package,
-         f"{base.license}; index glyphs: the font's licence (vision/synth/fonts.py FONT_DIRS)")
-    for i, base in ((i, _RESTYLE_BASES[i % len(_RESTYLE_BASES)]) for i in range(RESTYLED_COUNT))]
+
+
+def _restyled(number: int) -> Deck:
+    base = _RESTYLE_BASES[number % len(_RESTYLE_BASES)]
+    return Deck(f"restyled_{number:02d}", "restyled", base.name, base.package,
+                f"{base.license}; index glyphs: the font's licence (vision/synth/fonts.py FONT_DIRS)")
+
+
+RESTYLED_DECKS: list[Deck] = [_restyled(number) for number in range(RESTYLED_COUNT)]
 DECKS_BY_NAME = {deck.name: deck for deck in DECKS + PHOTO_DECKS + RESTYLED_DECKS}
 
 
