@@ -21,7 +21,7 @@ import cv2
 
 from vision.crops import CARD_CODES
 from vision.synth.bank import INDEX_BOXES_FILE, cached_index_boxes, faces_fingerprint
-from vision.synth.decks import DECKS, RESTYLED_DECKS, load_face
+from vision.synth.decks import DECKS, RESTYLED_DECKS, Deck, load_face
 
 
 def pack_cache(source: Path, target: Path, quality: int = 92) -> int:
@@ -51,7 +51,7 @@ def pack_cache(source: Path, target: Path, quality: int = 92) -> int:
     return written
 
 
-def _saved_boxes(source: Path, deck) -> dict | None:
+def _saved_boxes(source: Path, deck: Deck) -> dict | None:
     """The boxes saved beside a deck's PNG faces when they were saved for those very pixels, else None."""
     try:
         saved = json.loads((source / deck.name / INDEX_BOXES_FILE).read_text())

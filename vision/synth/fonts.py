@@ -557,6 +557,28 @@ class Pen:
         return np.array([[x + x0, y + y0], [x + x1, y + y0], [x + x1, y + y1], [x + x0, y + y1]], np.float64)
 
 
+def text_outlines(tt: "TrueType", text: str, scale: float, aspect: float = 1.0, slant: float = 0.0,
+                  spacing: float = 1.0) -> list[list[np.ndarray]]:
+    """Outline polygons (pixels, y down, baseline at y=0) of each character of `text`: `scale` pixels per font unit,
+    widths times `aspect`, x sheared by `slant` per unit of height, advances times `spacing`."""
+    m = np.array([[scale * aspect, scale * slant], [0.0, -scale]])
+    x, out = 0.0, []
+    for ch in text:
+        out.append([c @ m.T + [x, 0.0] for c in tt.contours(ch)])
+        x += tt.advance(ch) * scale * aspect * spacing
+    return out
+
+
+def outlines_bounds(glyphs: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """(min, max) corner of the glyphs' polygons."""
+    pts = np.concatenate([p for g in glyphs for p in g])
+    return pts.min(axis=0), pts.max(axis=0)
+
+
+def moved_outlines(glyphs: list[list[np.ndarray]], offset) -> list[list[np.ndarray]]:
+    return [[p + offset for p in g] for g in glyphs]
+
+
 def fill_outline(img: np.ndarray, polys: list[np.ndarray], colour, weight: float = 0.0) -> None:
     """Fill a glyph's closed polygons (pixels, float) anti-aliased at 1/8 px; weight > 0.3 px also strokes
     the outline that wide (faux bold)."""

@@ -23,6 +23,7 @@ NUMBER_RANKS = "23456789T"
 # the top-left index's mirror place; their width and height within OTHER_CORNER_SLACK of the top-left index's.
 OTHER_CORNER_PAD = 0.15
 OTHER_CORNER_SLACK = 0.25
+INK_THRESHOLD = 70.0  # grey levels (max over channels) off the paper colour that count as printed ink
 
 
 class IndexNotFound(RuntimeError):
@@ -39,7 +40,7 @@ def paper_colour(face: np.ndarray) -> np.ndarray:
     return np.median(opaque, axis=0)
 
 
-def ink_mask(face: np.ndarray, threshold: float = 70.0) -> np.ndarray:
+def ink_mask(face: np.ndarray, threshold: float = INK_THRESHOLD) -> np.ndarray:
     """Pixels clearly different from the paper colour, excluding the card's outline stroke."""
     h, w = face.shape[:2]
     paper = paper_colour(face)

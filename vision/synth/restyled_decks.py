@@ -22,11 +22,11 @@ from vision.crops import CARD_CODES
 from vision.synth import fonts
 from vision.synth.bank import INDEX_BOXES_FILE, cached_index_boxes, faces_fingerprint
 from vision.synth.decks import DECKS_BY_NAME, Deck, DeckError, load_face, render_deck
-from vision.synth.indices import paper_colour
+from vision.synth.indices import INK_THRESHOLD, paper_colour
 
 RESTYLE_SEED = 4217
 INK_DIFF = 50  # a pixel this far (max over channels) from the paper colour is old index ink to erase
-INK_BOX_DIFF = 70  # ... and this far, ink of the new index's box (indices.ink_mask's threshold)
+INK_BOX_DIFF = INK_THRESHOLD  # ... and this far, ink of the new index's box (the index finder's rule)
 ERASE_PAD = 3  # px (of the 720 px face) around the old index that are inpainted too: its anti-aliased rim
 WINDOW_SHARE = 0.6  # x the box height: ink components cut by the box but running out of this window stay (frames)
 RANK_SHARE = (0.5, 0.62)  # rank height / index height; the suit takes the rest less the gap
@@ -53,16 +53,11 @@ def _style(deck: Deck) -> dict:
 
 
 def _glyph_polys(tt: fonts.TrueType, text: str, height: float, aspect: float) -> list[np.ndarray]:
-    """Outline polygons of `text` scaled so its ink is `height` px tall, ink box moved to (0, 0)."""
-    polys, x = [], 0.0
-    for ch in text:
-        polys += [np.asarray(c, np.float64) + [x, 0.0] for c in tt.contours(ch)]
-        x += tt.advance(ch)  # font units: the aspect scales x once, below
-    pts = np.concatenate(polys)
-    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
-    scale = height / max(y1 - y0, 1e-6)
-    # font units are y up: flip, then scale x by the aspect too
-    return [np.stack([(p[:, 0] - x0) * scale * aspect, (y1 - p[:, 1]) * scale], axis=1) for p in polys]
+    """Outline polygons of `text` scaled so its ink is `height` px tall, widths times `aspect`, ink box at (0, 0)."""
+    (_, top), (_, bottom) = fonts.outlines_bounds(fonts.text_outlines(tt, text, 1.0))
+    glyphs = fonts.text_outlines(tt, text, height / max(bottom - top, 1e-6), aspect)
+    low, _ = fonts.outlines_bounds(glyphs)
+    return [p - low for glyph in glyphs for p in glyph]
 
 
 def _width(polys: list[np.ndarray]) -> float:

@@ -38,8 +38,8 @@ from vision.degrade import unsteady_blur
 from vision.detector import IndexDetector
 from vision.evaluation.metrics import box_iou
 from vision.reader import DETECTION_SIZES, DETECTOR_FILE, LARGER_DETECTION_SIZE, MIN_BOX_SIDE, MODELS_DIR
-from vision.synth.__main__ import DEFAULT_VAL, parse_photo_kinds, train_and_val_decks
-from vision.synth.decks import DECKS_BY_NAME, installed_decks, render_all
+from vision.synth.__main__ import parse_photo_kinds, train_and_val_decks
+from vision.synth.decks import DECKS_BY_NAME, DEFAULT_VAL, installed_decks, render_all
 from vision.synth.parts import worker
 from vision.synth.parts.photos import ELEVATION, render_photo
 from vision.synth.parts.worker import deck, deck_for

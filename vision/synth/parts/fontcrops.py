@@ -52,26 +52,6 @@ def _ink(rng: np.random.Generator, red: bool) -> tuple[int, int, int]:
     return tuple(int(np.clip(v + rng.uniform(-8, 8), 0, 255)) for _ in range(3))
 
 
-def _text_polys(tt: fonts.TrueType, text: str, scale: float, aspect: float, slant: float,
-                spacing: float) -> list[list[np.ndarray]]:
-    """Outline polygons (pixels, y down, baseline at y=0) of each character of `text`."""
-    m = np.array([[scale * aspect, scale * slant], [0.0, -scale]])
-    x, out = 0.0, []
-    for ch in text:
-        out.append([c @ m.T + [x, 0.0] for c in tt.contours(ch)])
-        x += tt.advance(ch) * scale * aspect * spacing
-    return out
-
-
-def _bounds(glyphs: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    pts = np.concatenate([p for g in glyphs for p in g])
-    return pts.min(axis=0), pts.max(axis=0)
-
-
-def _moved(glyphs: list[list[np.ndarray]], offset) -> list[list[np.ndarray]]:
-    return [[p + offset for p in g] for g in glyphs]
-
-
 def _crossbar(rng: np.random.Generator, glyph: list[np.ndarray], height: float, width: float) -> np.ndarray:
     """A bar across a 7's stem halfway down (the glyph's ink spans 0..width x 0..height, y down)."""
     y = height * rng.uniform(0.45, 0.6)
@@ -102,30 +82,30 @@ def index_image(rng: np.random.Generator, code: str, split: str) -> tuple[np.nda
     aspect = log_uniform(rng, 0.75, 1.3)
     slant = rng.uniform(-0.25, 0.25) if rng.random() < 0.3 else 0.0
     weight = cap * rng.uniform(0.02, 0.09) if rng.random() < 0.3 else 0.0
-    rank_glyphs = _text_polys(tt, "10" if rank == "T" else rank, cap / max(tt.cap_height, 1.0), aspect, slant,
+    rank_glyphs = fonts.text_outlines(tt, "10" if rank == "T" else rank, cap / max(tt.cap_height, 1.0), aspect, slant,
                               rng.uniform(0.85, 1.1))
-    (rx0, ry0), (rx1, ry1) = _bounds(rank_glyphs)
-    rank_glyphs = _moved(rank_glyphs, [-rx0, -ry0])
+    (rx0, ry0), (rx1, ry1) = fonts.outlines_bounds(rank_glyphs)
+    rank_glyphs = fonts.moved_outlines(rank_glyphs, [-rx0, -ry0])
     rw, rh = rx1 - rx0, ry1 - ry0
     if rank == "7" and rng.random() < CROSSED_SEVEN_SHARE:
         rank_glyphs.append([_crossbar(rng, rank_glyphs[0], rh, rw)])
     # The suit: its ink box scaled to 0.6-1.0 x the rank height, then put below or right of the rank.
     suit_px = rh * rng.uniform(0.6, 1.0)
     s_ch = SUIT_CHARS[suit]
-    (bx0, by0), (bx1, by1) = _bounds([[c for c in stt.contours(s_ch)]])
+    (bx0, by0), (bx1, by1) = fonts.outlines_bounds([[c for c in stt.contours(s_ch)]])
     s_scale = suit_px / (by1 - by0)
-    suit_glyphs = _text_polys(stt, s_ch, s_scale, aspect * rng.uniform(0.9, 1.1), 0.0, 1.0)
-    (sx0, sy0), (sx1, sy1) = _bounds(suit_glyphs)
+    suit_glyphs = fonts.text_outlines(stt, s_ch, s_scale, aspect * rng.uniform(0.9, 1.1), 0.0, 1.0)
+    (sx0, sy0), (sx1, sy1) = fonts.outlines_bounds(suit_glyphs)
     sw = sx1 - sx0
     if rng.random() < 0.8:
         gap = rh * rng.uniform(0.05, 0.35)
         left = (rw - sw) / 2 if rng.random() < 0.7 else rng.uniform(-0.1, 0.1) * rw
-        suit_glyphs = _moved(suit_glyphs, [left - sx0, rh + gap - sy0])
+        suit_glyphs = fonts.moved_outlines(suit_glyphs, [left - sx0, rh + gap - sy0])
     else:
         gap = rh * rng.uniform(0.05, 0.3)
         top = (rh - suit_px) / 2 if rng.random() < 0.5 else rng.uniform(0, 0.1) * rh
-        suit_glyphs = _moved(suit_glyphs, [rw + gap - sx0, top - sy0])
-    (ix0, iy0), (ix1, iy1) = _bounds(rank_glyphs + suit_glyphs)
+        suit_glyphs = fonts.moved_outlines(suit_glyphs, [rw + gap - sx0, top - sy0])
+    (ix0, iy0), (ix1, iy1) = fonts.outlines_bounds(rank_glyphs + suit_glyphs)
     iw, ih = ix1 - ix0, iy1 - iy0
     # Local (index) pixels -> picture: any rotation about the index centre, which lands mid-picture.
     diag = math.hypot(iw, ih)
@@ -159,7 +139,7 @@ def index_image(rng: np.random.Generator, code: str, split: str) -> tuple[np.nda
     for g in glyphs:
         if g:
             fonts.fill_outline(img, g, ink, weight)
-    (x0, y0), (x1, y1) = _bounds(glyphs)
+    (x0, y0), (x1, y1) = fonts.outlines_bounds(glyphs)
     pad = weight / 2
     return img, (x0 - pad, y0 - pad, x1 + pad, y1 + pad), float(ih)
 
