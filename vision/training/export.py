@@ -98,6 +98,11 @@ def export_detector(weights: Path, models_dir: Path, imgsz: int, samples: Path |
             "outputs": [(o.name, o.shape) for o in session.get_outputs()]}
 
 
+def _top1_text(val_top1: float | None) -> str:
+    # a souped (averaged) classifier carries no val top-1 of its own
+    return "nan" if val_top1 is None else f"{val_top1:.4f}"
+
+
 def export_classifier(weights: Path, models_dir: Path) -> dict:
     import onnx
 
@@ -115,7 +120,7 @@ def export_classifier(weights: Path, models_dir: Path) -> dict:
                       do_constant_folding=True, dynamo=False)
     proto = onnx.load(str(onnx_path))
     for key, value in {"classes": json.dumps(CLASS_NAMES), "input": "float32 NCHW BGR/255 48x48",
-                       "val_top1": f"{state.get('val_top1', float('nan')):.4f}"}.items():
+                       "val_top1": _top1_text(state.get("val_top1"))}.items():
         entry = proto.metadata_props.add()
         entry.key, entry.value = key, value
     onnx.checker.check_model(proto)
