@@ -13,7 +13,7 @@ import pytest
 from vision.evaluation import datasets
 from vision.evaluation.views import STEEP_VIEWS, steep_view, steep_view_homography, steep_view_with_boxes
 from vision.evaluation import run as run_module
-from vision.evaluation.evaluators import (evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
+from vision.evaluation.evaluators import (NO_WARNING, evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
                                           evaluate_singles, index_size_bin)
 from vision.reader import CardReader
 
@@ -91,6 +91,24 @@ def test_photos_without_rows_are_read_loose_and_scored_by_their_visible_cards(tm
     assert result.numbers["card recall, scattered photos (5 cards)"] == 1.0
     assert result.numbers["card recall, rows photos (13 cards)"] == 1.0
     assert result.numbers["photos read wrong without any warning (loose cards)"] == 0.0
+
+
+def test_a_loose_photo_read_wrong_silently_is_marked_and_listed_in_full(tmp_path, reader):
+    codes = list(deal(3)[1])
+    write_scene(tmp_path, "0000", [codes], 30)
+    truth = json.loads((tmp_path / "0000.json").read_text())
+    truth.update(rows=None, kind="scattered")
+    extra = "AS" if "AS" not in codes else "KD"
+    truth["cards"].append({"code": extra, "indices": [[2.0, 2.0, 12.0, 20.0]]})  # "visible" but never drawn
+    (tmp_path / "0000.json").write_text(json.dumps(truth))
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn loose")
+    assert result.numbers["photos read wrong without any warning (loose cards)"] == 1.0
+    assert result.silent_failures == result.failures and result.failures[0].endswith(NO_WARNING)
+    result.failures = [f"{n:04d}.jpg: warned" for n in range(9)] + result.failures * 2  # past the first eight
+    report = "\n".join(run_module._section(result, None))
+    assert "Read wrong without any warning (2):" in report
+    assert report.count(result.silent_failures[0]) == 2  # listed in full although not among the first eight
+    assert "0008.jpg: warned" not in report
 
 
 def test_illegible_indices_are_ignored_by_the_legible_figures_only(tmp_path, reader):

@@ -25,6 +25,7 @@ INSIDE_SHARE = 0.7  # an index "lies inside" a labelled card box when 70% of its
 # Wrong reads the player is not told to check: the costly kind at a table with money on the line
 SILENTLY_WRONG_PHOTOS = "photos read wrong without any warning"
 SILENTLY_WRONG_LAYOUTS = "layouts read wrong without any warning"
+NO_WARNING = "(no warning)"  # ends a failure line read wrong without any warning; the report lists them all
 # Missed cards are counted by the short side of their largest visible index (photo pixels): what bounds recall
 # (indices too small for the detector, or ordinary ones in fans) decides what to train next.
 MISSED_SIZE_BINS = ((0.0, 12.0, "under 12 px"), (12.0, 24.0, "12–24 px"), (24.0, 48.0, "24–48 px"),
@@ -46,6 +47,11 @@ class SetResult:
     actual: Counter = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)  # photo names not read right (first few shown)
     missed_by_size: Counter = field(default_factory=Counter)  # (photo kind, MISSED_SIZE_BINS label) -> cards
+
+    @property
+    def silent_failures(self) -> list[str]:
+        """Failures read wrong without any warning: the reads a player would trust (all listed in the report)."""
+        return [failure for failure in self.failures if failure.endswith(NO_WARNING)]
 
     @property
     def per_class(self) -> dict[str, dict[str, float]]:
@@ -188,7 +194,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             tally["read wrong, warned blurred"] += warned_blurred
             tally["read wrong, no warning"] += not warned
             result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {wrong} wrong/missed/extra"
-                                   + ("" if warned else " (no warning)"))
+                                   + ("" if warned else f" {NO_WARNING}"))
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
     result.numbers.update({"rank precision": precision, "rank recall": recall,
@@ -315,7 +321,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
             else:
                 silent_layouts += not read.warnings
                 result.failures.append(f"{scene.image.name}: rows {predicted_rows} expected {scene.rows}"
-                                       + ("" if read.warnings else " (no warning)"))
+                                       + ("" if read.warnings else f" {NO_WARNING}"))
             if all(sorted(predicted_rows[r]) == sorted(scene.rows[r]) for r in ROW_NAMES):
                 same_members += 1
         else:
@@ -323,7 +329,8 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
             if truth_codes != guess_codes:
                 silent_loose += not read.warnings
                 result.failures.append(f"{scene.image.name} ({scene.kind}): cards {sorted(guess_codes.elements())} "
-                                       f"expected {sorted(truth_codes.elements())}")
+                                       f"expected {sorted(truth_codes.elements())}"
+                                       + ("" if read.warnings else f" {NO_WARNING}"))
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         # index mAP at the reader's first detection size, all scores
         boxes, scores = reader.detector.detect(image, reader.detection_sizes[0], score_threshold=MAP_THRESHOLD)

@@ -130,6 +130,9 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
     if result.failures:
         lines += [f"First failures ({len(result.failures)} in all):", ""]
         lines += [f"- {failure}" for failure in result.failures[:8]] + [""]
+    if result.silent_failures:  # every one, so candidates can be compared photo by photo
+        lines += [f"Read wrong without any warning ({len(result.silent_failures)}):", ""]
+        lines += [f"- {failure}" for failure in result.silent_failures] + [""]
     return lines
 
 
