@@ -34,6 +34,21 @@ def write_scene(folder, name, rows, angle, truth_rows=None):
     (folder / f"{name}.json").write_text(json.dumps(truth))
 
 
+ABSENT = "AS"  # a card write_scattered_scene does not draw
+
+
+def write_scattered_scene(folder, extra_cards=()):
+    """One loose (scattered) photo of five drawn cards whose labels add `extra_cards` (label dicts) it does not show."""
+    drawn = [str(code) for code in deal(3)[1]]
+    assert not {card["code"] for card in extra_cards} & set(drawn)
+    write_scene(folder, "0000", [drawn], 30)
+    truth = json.loads((folder / "0000.json").read_text())
+    truth.update(rows=None, kind="scattered")
+    truth["cards"] += list(extra_cards)
+    (folder / "0000.json").write_text(json.dumps(truth))
+    return truth
+
+
 def test_scenes_all_right(tmp_path, reader):
     for i, angle in enumerate((0, 100, 250)):
         write_scene(tmp_path, f"{i:04d}", [list(r) for r in deal(i)], angle)
@@ -78,12 +93,7 @@ def test_a_wrong_layout_the_reader_warns_about_is_not_counted_as_silent(tmp_path
 
 
 def test_photos_without_rows_are_read_loose_and_scored_by_their_visible_cards(tmp_path, reader):
-    codes = list(deal(3)[1])
-    write_scene(tmp_path, "0000", [codes], 30)
-    truth = json.loads((tmp_path / "0000.json").read_text())
-    truth.update(rows=None, kind="scattered")
-    truth["cards"].append({"code": "AS" if "AS" not in codes else "KD", "indices": []})  # hidden: not expected
-    (tmp_path / "0000.json").write_text(json.dumps(truth))
+    write_scattered_scene(tmp_path, [{"code": ABSENT, "indices": []}])  # hidden: not expected
     write_scene(tmp_path, "0001", [list(r) for r in deal(5)], 0)
     result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn mixed")
     assert result.numbers["card recall"] == 1.0 and result.numbers["card precision"] == 1.0
@@ -94,13 +104,7 @@ def test_photos_without_rows_are_read_loose_and_scored_by_their_visible_cards(tm
 
 
 def test_a_loose_photo_read_wrong_silently_is_marked_and_listed_in_full(tmp_path, reader):
-    codes = list(deal(3)[1])
-    write_scene(tmp_path, "0000", [codes], 30)
-    truth = json.loads((tmp_path / "0000.json").read_text())
-    truth.update(rows=None, kind="scattered")
-    extra = "AS" if "AS" not in codes else "KD"
-    truth["cards"].append({"code": extra, "indices": [[2.0, 2.0, 12.0, 20.0]]})  # "visible" but never drawn
-    (tmp_path / "0000.json").write_text(json.dumps(truth))
+    write_scattered_scene(tmp_path, [{"code": ABSENT, "indices": [[2.0, 2.0, 12.0, 20.0]]}])  # "visible", not drawn
     result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn loose")
     assert result.numbers["photos read wrong without any warning (loose cards)"] == 1.0
     assert result.silent_failures == result.failures and result.failures[0].endswith(NO_WARNING)
@@ -112,13 +116,9 @@ def test_a_loose_photo_read_wrong_silently_is_marked_and_listed_in_full(tmp_path
 
 
 def test_illegible_indices_are_ignored_by_the_legible_figures_only(tmp_path, reader):
-    codes = list(deal(3)[1])
-    write_scene(tmp_path, "0000", [codes], 30)
-    truth = json.loads((tmp_path / "0000.json").read_text())
-    truth.update(rows=None, kind="scattered")
     # two labelled cards the photo does not show: one legible (a real miss), one with its suit covered (optional)
-    truth["cards"] += [{"code": "ZZ", "indices": [[900.0, 900.0, 920.0, 940.0]]},
-                       {"code": "YY", "indices": [[950.0, 900.0, 970.0, 940.0]]}]
+    truth = write_scattered_scene(tmp_path, [{"code": "ZZ", "indices": [[900.0, 900.0, 920.0, 940.0]]},
+                                             {"code": "YY", "indices": [[950.0, 900.0, 970.0, 940.0]]}])
     for card in truth["cards"]:
         card["suit_visible"] = [0.1 if card["code"] == "YY" else 1.0] * len(card["indices"])
         card["contrast_kept"] = [0.9] * len(card["indices"])
@@ -406,13 +406,7 @@ def test_lit_views_change_the_light_as_named_and_keep_the_labels(tmp_path):
 
 
 def test_cards_not_read_are_counted_by_the_size_of_their_index(tmp_path, reader):
-    codes = list(deal(3)[1])
-    write_scene(tmp_path, "0000", [codes], 30)
-    truth = json.loads((tmp_path / "0000.json").read_text())
-    truth.update(rows=None, kind="scattered")
-    absent = "AS" if "AS" not in codes else "KD"
-    truth["cards"].append({"code": absent, "indices": [[10.0, 10.0, 40.0, 30.0]]})  # labelled, never drawn: missed
-    (tmp_path / "0000.json").write_text(json.dumps(truth))
+    write_scattered_scene(tmp_path, [{"code": ABSENT, "indices": [[10.0, 10.0, 40.0, 30.0]]}])  # labelled, not drawn
     rows = [list(r) for r in deal(6)]
     write_scene(tmp_path, "0001", [rows[0], rows[1], rows[2][:-1]], 0, truth_rows=rows)  # a back card not in the photo
     result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn mixed")
