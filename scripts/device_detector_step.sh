@@ -5,7 +5,9 @@
 # val tile set. It renders fresh photo tiles there with all its cores, trains from models/in-training/detector.pt
 # for a fixed time and writes the stripped weights, results.csv and the log to $OUT.
 # Usage there: bash scripts/device_detector_step.sh SEED TILES TRAIN_HOURS [extra train_detector args...]
-# (SYNTH_ARGS, e.g. "--photo-kinds rows=2,hand=1", goes to the tile rendering; RENDER_SECONDS caps it, default 150.)
+# (SYNTH_ARGS, e.g. "--photo-kinds rows=2,hand=1", goes to the tile rendering; RENDER_SECONDS caps it, default 150.
+# INIT: the weights to start from, default models/in-training/detector.pt; INIT= (empty) trains from scratch, e.g.
+# with "--model yolo26n-p2.yaml" among the extra args.)
 set -uo pipefail
 seed=${1:?seed}; tiles=${2:?tiles}; hours=${3:?hours}; shift 3
 out=${OUT:?OUT is set by the device tool}
@@ -54,7 +56,8 @@ PY
   done ) &
 watcher=$!
 # --time bounds the run: ultralytics refits the epoch count (and the lr schedule) to it after the first epoch.
-$py -m vision.training.train_detector --data /tmp/data.yaml --init models/in-training/detector.pt \
+init=${INIT-models/in-training/detector.pt}
+$py -m vision.training.train_detector --data /tmp/data.yaml ${init:+--init "$init"} \
     --out /tmp/run --device "$device" --time "$hours" --epochs 1000 --imgsz 320 --workers "$workers" --seed "$seed" \
     --keep-epochs --cache ram "$@" 2>&1 | tee $out/train.log | tail -60
 kill $watcher 2>/dev/null
