@@ -34,6 +34,11 @@ NO_VISIBLE_INDEX = "no visible index"
 MISSED_SIZE_LABELS = tuple(label for _, _, label in MISSED_SIZE_BINS) + (NO_VISIBLE_INDEX,)  # the report's order
 
 
+def _unwarned_mark(warned: bool) -> str:
+    """The end of a failure line: NO_WARNING when the read gave no warning (SetResult.silent_failures reads it)."""
+    return "" if warned else f" {NO_WARNING}"
+
+
 @dataclass
 class SetResult:
     name: str
@@ -194,7 +199,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             tally["read wrong, warned blurred"] += warned_blurred
             tally["read wrong, no warning"] += not warned
             result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {wrong} wrong/missed/extra"
-                                   + ("" if warned else f" {NO_WARNING}"))
+                                   + _unwarned_mark(warned))
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
     result.numbers.update({"rank precision": precision, "rank recall": recall,
@@ -321,7 +326,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
             else:
                 silent_layouts += not read.warnings
                 result.failures.append(f"{scene.image.name}: rows {predicted_rows} expected {scene.rows}"
-                                       + ("" if read.warnings else f" {NO_WARNING}"))
+                                       + _unwarned_mark(bool(read.warnings)))
             if all(sorted(predicted_rows[r]) == sorted(scene.rows[r]) for r in ROW_NAMES):
                 same_members += 1
         else:
@@ -330,7 +335,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
                 silent_loose += not read.warnings
                 result.failures.append(f"{scene.image.name} ({scene.kind}): cards {sorted(guess_codes.elements())} "
                                        f"expected {sorted(truth_codes.elements())}"
-                                       + ("" if read.warnings else f" {NO_WARNING}"))
+                                       + _unwarned_mark(bool(read.warnings)))
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         # index mAP at the reader's first detection size, all scores
         boxes, scores = reader.detector.detect(image, reader.detection_sizes[0], score_threshold=MAP_THRESHOLD)
