@@ -10,21 +10,16 @@ from vision.crops import CLASS_NAMES, index_crop
 from vision.onnx_session import create_session
 from vision.errors import ModelError
 
+# Measured in docs/reader-decisions.md [classify].
 # Crops named with less than this are classified again turned by 90, 180 and 270 degrees and the four answers
-# averaged (the classifier was trained on indices at any angle). Measured on synth-v2's unseen-deck val crops:
-# top-1 0.888 -> 0.909 while ~28 % of crops take the extra runs (docs/reader.md).
+# averaged (the classifier was trained on indices at any angle).
 ROTATION_VOTE_BELOW = 0.8
-# Crops named with ROTATION_VOTE_BELOW up to this are turned too, as a check: when the four turns' mean names another
-# class, that mean replaces the reading; when it agrees, the reading stays. Session 23: an index whose suit was misread
-# (a blurred AS read AC at 0.81, turned AS at 0.61) is left out as unsure instead of read wrong; real steep views'
-# reads wrong without any warning 6 -> 4 of 1,089 (recall 0.818 -> 0.817), photos as taken and in other light level
-# (docs/reader.md).
+# Crops named with ROTATION_VOTE_BELOW up to this are turned too, as a check: the four turns' mean replaces the reading
+# only where it names another class (a misread suit is then left out as unsure rather than read wrong surely).
 ROTATION_CHECK_BELOW = 0.9
-# Crops still named with less than ROTATION_VOTE_BELOW after the rotation vote can be classified again from boxes scaled by a few
-# factors about their centre (more or less of the neighbourhood: a neighbour's index in a fan, a box cut short), the
-# answers averaged. Off in the reader: session 22 measured (0.85, 1.2) with the shipped models as photos of every kind
-# rows exactly right 0.958 -> 0.975 but real steep views' recall 0.811 -> 0.802 (docs/reader.md); a knob for
-# candidates (`vision evaluate --scale-vote`).
+# Crops still unsure after the turns can be classified again from boxes scaled by these factors about their centre,
+# the answers averaged. Off in the reader (it cost real recall on small, soft indices); a knob for candidates
+# (`vision evaluate --scale-vote`).
 SCALE_VOTE: tuple[float, ...] = ()
 
 

@@ -27,67 +27,54 @@ from vision.zoom import layout_region, zoomed_region
 MODELS_DIR = Path(os.environ.get("VISION_MODELS_DIR", Path(__file__).resolve().parent.parent / "models"))
 DETECTOR_FILE = "cards.onnx"
 CLASSIFIER_FILE = "cards_cls.onnx"
-# Detector input long side, then smaller sizes tried when a photo shows huge indices (a close-up of one
-# card): the detector was trained on indices 10–45 px tall.
+# Each constant's measurements are in docs/reader-decisions.md, under the section named in brackets.
+# Detector input long side, then smaller sizes for huge indices (a close-up): the detector was trained on indices
+# 10-45 px tall [sizes].
 DETECTION_SIZES = (640, 320, 192)
 LARGE_INDEX_PX = 40  # indices this big at the detector's input also try the next, smaller size
-# Indices smaller than the detector's training range (10–45 px) at the first size (a layout far from the
-# camera) are looked for again in the region around them, enlarged (vision.zoom); the larger size is for
-# photos where nothing was found at all (~2.5x the detection time).
+# Indices smaller than the trained range at the first size (a far layout) are looked for again in their region,
+# enlarged (vision.zoom); the larger size is for photos where nothing was found at all [sizes].
 SMALL_INDEX_PX = 20
 LARGER_DETECTION_SIZE = 1024
 ZOOM_REGION_MIN_PROBABILITY = 0.5  # indices that place the closer look's region
-# The look at the larger size after a short hand covers the indices found and this many index sizes around them
-# (a 3/5/5 layout is about 16 index sizes wide, so cards missed at a row's end are inside); loose cards: the photo.
+# The larger look after a short hand covers the indices found and this many index sizes around them (a 3/5/5 layout
+# is ~16 wide, so cards missed at a row's end are inside); loose cards: the whole photo [sizes, "Second look"].
 SECOND_LOOK_MARGIN_INDEX_SIZES = 10.0
-# ... for a hand, not made unless the larger size sees the photo at least this many times finer than the look that
-# gave the readings (after a closer look it often does not: the same pixels at about the same scale find the same
-# indices).
+# ...not made for a hand unless the larger size sees the photo at least this much finer than the look that gave the
+# readings: the same pixels at about the same scale find the same indices [sizes, "Session 8"].
 SECOND_LOOK_MIN_SCALE_GAIN = 1.1
-# The first size's indices are trusted without trying smaller sizes when the classifier names them with
-# at least this mean probability (crops of index parts at a too-large size score ~0.2-0.35 on real close-ups).
+# The first size's indices are trusted alone when named with at least this mean probability (index parts of a
+# close-up at a too-large size score ~0.2-0.35) [sizes].
 CONFIDENT_MEAN_PROBABILITY = 0.6
 # Crops are cut from a copy at least this long (JPEGs are decoded at 1/2, 1/4 or 1/8 size when bigger).
 CROP_SOURCE_LONG_SIDE = 1920
-# Cards the classifier names with less than this are left out (and listed in a warning): on the real
-# multi-card dev photos it keeps nearly every true card and drops most false ones; 0.6 since session 10, 0.65
-# since session 13 and 0.7 since session 18, as classifiers trained on more blur named more blurred and steep marks
-# wrongly just above the old threshold (figures: docs/reader.md).
+# Cards named with less are left out and listed in a warning: a confidently wrong card costs money, a doubtful one
+# the player can check [unsure].
 MIN_CARD_CONFIDENCE = 0.7
 # Cards kept below it (rows mode fills a short hand with them) are flagged `low confidence`.
 LOW_CONFIDENCE = MIN_CARD_CONFIDENCE
 DETECTOR_SCORE_THRESHOLD = 0.25  # the detector's boxes below this score are dropped before the classifier...
-# ...unless they score at least FAINT_BOX_SCORE and the classifier names them at least FAINT_BOX_MIN_PROBABILITY: small,
-# soft indices the detector doubts but the classifier reads plainly. Session 30 (models/HISTORY.md): real decks' loose
-# photos read wrong without any warning 4 -> 3 of 182, the photos' mAP50 0.982 -> 0.983, real photos level or better
-# (the boxes fit a little more loosely: mAP50-95 0.795 -> 0.794).
+# ...unless they score at least FAINT_BOX_SCORE and the classifier names them at least FAINT_BOX_MIN_PROBABILITY:
+# small, soft indices the detector doubts but the classifier reads plainly [faint boxes].
 FAINT_BOX_SCORE = 0.1
 FAINT_BOX_MIN_PROBABILITY = 0.9
-# An index whose box reaches this close to the photo's edge (working-image pixels) may be cut off, and a cut index
-# can read as another card (a red index half outside the photo read KD, sure): it is never named surely, so a card
-# seen only through such indices is left out as unsure (loose) or flagged low confidence (rows). Session 22: real
-# edje-multi precision 0.999 -> 1.000, read wrong without any warning 0.006 -> 0.003, every other set level.
+# An index this close to the photo's edge (working-image pixels) may be cut off and read as another card, so it is
+# never named surely [cut indices].
 EDGE_MARGIN_PX = 1.0
 EXPECTED_CARDS = 13
-# In rows mode a hand is 13 cards: when fewer are sure, the most confident unsure ones down to this fill the gap
-# (flagged low confidence, for the player to check) rather than leaving holes to type in.
+# A hand with fewer sure cards is filled with the most confident unsure ones down to this, flagged `low confidence`,
+# rather than left with holes to type in [unsure].
 FILL_MIN_CONFIDENCE = 0.3
 MIN_BOX_SIDE = 2.0
 # Marks named at least this surely measure whether the photo is blurred (fainter ones are often art or text).
 SHARPNESS_MIN_PROBABILITY = 0.3
-# A photo called blurred is read again unsharp-masked (vision.deblur), and that read is kept when it names more cards
-# surely. Session 25, real edje-multi made blurred: rank recall 0.881 -> 0.902, all correct 0.853 -> 0.879,
-# precision 0.988 -> 0.986 (docs/reader.md). A blurred photo takes about twice as long.
+# A photo called blurred is read again unsharp-masked (vision.deblur); that read is kept when it names more cards
+# surely [sharpened read].
 SHARPEN_BLURRED = True
-# A hand read short (fewer than 13 cards named surely) is looked at again in its region stretched vertically
-# (vision.unsqueeze, _read_stretched_region), and that read kept when it names more cards surely (then: fewer
-# warnings): a steep view squeezes the indices flatter than the models were trained on. Sessions 26-27, rows exactly
-# right: synthetic photos 0.966 -> 0.975, real decks' photos 0.907 -> 0.949, 3/5/5 scenes 0.983 -> 1.000
-# (docs/reader.md). Loose cards have no count to check against: stretched, flat photos' marks were named wrongly and
-# surely (an ace's big pip as a 4; models/HISTORY.md "Session 26"), so a loose read is stretched only when the photo is
-# called blurred, and kept only when every card it adds is named at least LOOSE_STRETCH_MIN_ADDED (session 30:
-# edje-steep recall 0.853 -> 0.861, edje-blur 0.917 -> 0.922, all correct up on both, reads wrong without any warning
-# level; docs/reader-decisions.md "stretched read").
+# A hand read short is looked at again in its region stretched vertically (vision.unsqueeze): a steep view squeezes
+# indices flatter than the models were trained on. Loose cards have no count to check against and stretched flat
+# photos named wrong cards surely, so a loose read is stretched only when the photo is called blurred, and kept only
+# when every card it adds is named at least LOOSE_STRETCH_MIN_ADDED [stretched read].
 UNSQUEEZE_SHORT_READS = True
 LOOSE_STRETCH_MIN_ADDED = 0.9
 
