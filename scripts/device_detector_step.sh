@@ -7,7 +7,9 @@
 # Usage there: bash scripts/device_detector_step.sh SEED TILES TRAIN_HOURS [extra train_detector args...]
 # (SYNTH_ARGS, e.g. "--photo-kinds rows=2,hand=1", goes to the tile rendering; RENDER_SECONDS caps it, default 150.
 # INIT: the weights to start from, default models/in-training/detector.pt; INIT= (empty) trains from scratch, e.g.
-# with "--model yolo26n-p2.yaml" among the extra args.)
+# with "--model yolo26n-p2.yaml" among the extra args. TRANSFER=WEIGHTS instead builds --model from its yaml and starts
+# it from the tensors of WEIGHTS whose names and shapes match, e.g. TRANSFER=models/in-training/detector.pt with
+# "--model yolo26n-p2.yaml": YOLO11n's trained backbone under a new stride-4 head.)
 set -uo pipefail
 seed=${1:?seed}; tiles=${2:?tiles}; hours=${3:?hours}; shift 3
 out=${OUT:?OUT is set by the device tool}
@@ -57,7 +59,9 @@ PY
 watcher=$!
 # --time bounds the run: ultralytics refits the epoch count (and the lr schedule) to it after the first epoch.
 init=${INIT-models/in-training/detector.pt}
-$py -m vision.training.train_detector --data /tmp/data.yaml ${init:+--init "$init"} \
+transfer=${TRANSFER:-}
+[ -n "$transfer" ] && init=
+$py -m vision.training.train_detector --data /tmp/data.yaml ${init:+--init "$init"} ${transfer:+--transfer-from "$transfer"} \
     --out /tmp/run --device "$device" --time "$hours" --epochs 1000 --imgsz 320 --workers "$workers" --seed "$seed" \
     --keep-epochs --cache ram "$@" 2>&1 | tee $out/train.log | tail -60
 kill $watcher 2>/dev/null

@@ -56,3 +56,13 @@ def test_the_offline_patch_reads_results_without_polars_and_skips_the_amp_downlo
     assert trainer_module.check_amp is original_check  # a CPU run never checks AMP
     patch_for_offline_machine("0")
     assert trainer_module.check_amp(object()) is True
+
+
+def test_starting_weights_come_from_init_or_transfer_but_not_both(tmp_path: Path, capsys):
+    from vision.training.train_detector import main
+
+    weights = tmp_path / "detector.pt"
+    weights.write_bytes(b"")
+    assert main(["--out", str(tmp_path / "run"), "--init", str(weights), "--transfer-from", str(weights)]) == 2
+    assert "exclude each other" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()

@@ -154,6 +154,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--model", default="yolo11n.yaml", help="architecture yaml (built from scratch)")
     p.add_argument("--init", type=Path, help="start from these weights (.pt) instead of scratch")
+    p.add_argument("--transfer-from", type=Path,
+                   help="build --model from its yaml and start it from the tensors of these weights whose names and "
+                        "shapes match (another architecture over the same backbone, e.g. yolo26n-p2.yaml from YOLO11n)")
     p.add_argument("--lr0", type=float, default=0.01, help="used only with an explicit --optimizer")
     p.add_argument("--lrf", type=float, default=0.01, help="final lr as a fraction of lr0")
     p.add_argument("--optimizer", default="auto", help="auto (ultralytics picks AdamW lr 0.002 here), AdamW, SGD")
@@ -171,6 +174,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.init is not None and args.transfer_from is not None:
+        print("--init and --transfer-from exclude each other", file=sys.stderr)
+        return 2
     from ultralytics import YOLO
 
     patch_for_offline_machine(args.device)
@@ -191,8 +197,10 @@ def main(argv: list[str] | None = None) -> int:
         print("--data must name an existing data.yaml", file=sys.stderr)
         return 2
     # From the yaml: random init, nc taken from data.yaml. With --init the checkpoint itself is the model, so the
-    # trainer starts from its weights (YOLO(yaml).load() would be ignored: the trainer rebuilds from the yaml).
+    # trainer starts from its weights (YOLO(yaml).load() would be ignored: the trainer rebuilds from the yaml). With
+    # --transfer-from the trainer builds the yaml and loads the matching tensors itself (`pretrained=`).
     model = YOLO(str(args.init) if args.init is not None else args.model)
+    start_weights = args.init if args.init is not None else args.transfer_from
     add_thread_callbacks(model, args.workers)
     if args.keep_epochs:
         keep_epoch_copies(model)
@@ -211,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         cache=cache,
         amp=args.device != "cpu",
         plots=False,
-        pretrained=str(args.init) if args.init is not None else False,  # False would drop --init weights
+        pretrained=str(start_weights) if start_weights is not None else False,  # False would drop --init weights
         seed=args.seed,
         deterministic=False,  # deterministic algorithms are slower on CPU; seed still fixes data order
         project=str(args.out.resolve()),
