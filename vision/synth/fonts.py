@@ -575,7 +575,8 @@ def outlines_bounds(glyphs: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndar
     return pts.min(axis=0), pts.max(axis=0)
 
 
-def moved_outlines(glyphs: list[list[np.ndarray]], offset) -> list[list[np.ndarray]]:
+def moved_outlines(glyphs: list[list[np.ndarray]], offset: "np.typing.ArrayLike") -> list[list[np.ndarray]]:
+    """The glyphs' polygons shifted by `offset` (x, y pixels)."""
     return [[p + offset for p in g] for g in glyphs]
 
 

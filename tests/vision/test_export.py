@@ -1,0 +1,26 @@
+"""Exporting the classifier to ONNX (training code: needs torch and onnx, which the server and CI venv do not have)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is only in the training environment (pip install .[train])")
+onnx = pytest.importorskip("onnx", reason="onnx is only in the training environment (pip install .[train])")
+
+from vision.crops import CLASS_NAMES  # noqa: E402
+from vision.training.classifier_model import build_classifier  # noqa: E402
+from vision.training.export import export_classifier  # noqa: E402
+
+
+@pytest.mark.parametrize("val_top1, recorded", [(None, "nan"), (0.86071, "0.8607")])
+def test_a_classifier_exports_with_its_val_top1_or_nan_for_a_soup_without_one(tmp_path, val_top1, recorded):
+    torch.manual_seed(0)
+    # None as export itself saves it for a soup (the shipped cards_cls.pt holds "val_top1": None)
+    checkpoint = {"model": build_classifier(8).state_dict(), "classes": CLASS_NAMES, "width": 8, "val_top1": val_top1}
+    torch.save(checkpoint, tmp_path / "soup.pt")
+    result = export_classifier(tmp_path / "soup.pt", tmp_path / "models")
+    assert result["max_abs_diff"] < 1e-4
+    metadata = {p.key: p.value for p in onnx.load(str(tmp_path / "models" / "cards_cls.onnx")).metadata_props}
+    assert metadata["val_top1"] == recorded and json.loads(metadata["classes"]) == CLASS_NAMES
+    assert torch.load(tmp_path / "models" / "cards_cls.pt", weights_only=False)["val_top1"] == val_top1
