@@ -1,7 +1,7 @@
 """Speed and memory of one end-to-end read of a 12-megapixel phone photo (decode → rows).
 
     .venv/bin/python benchmarks/bench_reader.py [--photo PATH] [--models DIR] [--runs 20]
-        [--megapixels 12] [--format jpg|png|webp] [--blur SIGMA] [--squeeze SHARE] [--loose]
+        [--megapixels 12] [--format jpg|png|webp] [--blur SIGMA] [--move LENGTH] [--squeeze SHARE] [--loose]
 
 The photo (default: the first image in sample_images/) is upscaled to 4000x3000 (or to --megapixels at 4:3) and
 saved as a JPEG (quality 92) like a phone would (or as a PNG / WebP); the bench prints median / p95 milliseconds, a
@@ -24,10 +24,12 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from vision.degrade import motion_blur  # noqa: E402
 from vision.reader import (CLASSIFIER_FILE, DETECTION_SIZES, DETECTOR_FILE, FAINT_BOX_SCORE, MODELS_DIR,  # noqa: E402
                            CardReader)
 
 PHOTO_SIZE = (4000, 3000)
+MOVE_ANGLE = 30.0  # degrees, as vision.evaluation.views' moved view
 
 
 def default_photo() -> np.ndarray:
@@ -50,13 +52,16 @@ def squeezed(image: np.ndarray, share: float) -> np.ndarray:
     return cv2.copyMakeBorder(flat, top, h - flat.shape[0] - top, 0, 0, cv2.BORDER_REPLICATE)
 
 
-def phone_photo(image: np.ndarray, size: tuple[int, int], blur_sigma: float = 0.0, fmt: str = "jpg") -> bytes:
-    """The image upscaled to `size` (w, h; turned to the image's orientation), maybe blurred, encoded as `fmt`."""
+def phone_photo(image: np.ndarray, size: tuple[int, int], blur_sigma: float = 0.0, fmt: str = "jpg",
+                move_length: float = 0.0) -> bytes:
+    """The image upscaled to `size` (w, h; turned to the image's orientation), maybe blurred (out of focus, or moved
+    along a line at MOVE_ANGLE), encoded as `fmt`."""
     h, w = image.shape[:2]
     size = size if w >= h else size[::-1]
     big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
     if blur_sigma > 0:
         big = cv2.GaussianBlur(big, (0, 0), blur_sigma)
+    big = motion_blur(big, move_length, MOVE_ANGLE)
     params = {"jpg": [cv2.IMWRITE_JPEG_QUALITY, 92], "png": [cv2.IMWRITE_PNG_COMPRESSION, 9],
               "webp": [cv2.IMWRITE_WEBP_QUALITY, 92]}[fmt]
     ok, data = cv2.imencode("." + fmt, big, params)
@@ -94,6 +99,9 @@ def main() -> None:
     parser.add_argument("--blur", type=float, default=0.0, metavar="SIGMA",
                         help="blur the 12 MP photo (Gaussian sigma in its pixels) to time a read of a blurred photo, "
                              "which the reader reads twice (the second time sharpened)")
+    parser.add_argument("--move", type=float, default=0.0, metavar="LENGTH",
+                        help="smear the 12 MP photo along a line LENGTH pixels long (a moved camera; 60 is 1.5 %% of "
+                             "its long side) to time a read the reader repeats deconvolved")
     parser.add_argument("--squeeze", type=float, default=1.0, metavar="SHARE",
                         help="squeeze the photo's content to SHARE of its height (a steep view; 0.5 ~ 30°) to time a "
                              "read the reader may repeat stretched")
@@ -120,7 +128,7 @@ def main() -> None:
         image = cv2.imread(args.photo, cv2.IMREAD_COLOR) if args.photo else default_photo()
         if args.squeeze < 1:
             image = squeezed(image, args.squeeze)
-        data = phone_photo(image, size, args.blur, args.format)
+        data = phone_photo(image, size, args.blur, args.format, args.move)
         del image
         print(f"{args.format.upper()}: {len(data) / 1e6:.1f} MB, {size[0]}x{size[1]} "
               f"({size[0] * size[1] / 1e6:.0f} MP)")

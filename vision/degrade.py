@@ -14,13 +14,19 @@ def motion_blur(image: np.ndarray, length: float, angle_degrees: float) -> np.nd
     if length < 1.5:
         return image
     size = int(math.ceil(length)) | 1
+    return cv2.filter2D(image, -1, line_kernel(length, angle_degrees, size), borderType=cv2.BORDER_REPLICATE)
+
+
+def line_kernel(length: float, angle_degrees: float, size: int) -> np.ndarray:
+    """A `size`-square kernel of a line `length` pixels long at `angle_degrees` through its centre, summing to 1 (a
+    moved camera's point spread; vision.deblur undoes it)."""
+    kernel = np.zeros((size, size), np.float32)
     centre = size // 2
     dx = math.cos(math.radians(angle_degrees)) * (length - 1) / 2
     dy = math.sin(math.radians(angle_degrees)) * (length - 1) / 2
-    kernel = np.zeros((size, size), np.float32)
     cv2.line(kernel, (round(centre - dx), round(centre - dy)), (round(centre + dx), round(centre + dy)), 1.0, 1,
              cv2.LINE_AA)
-    return cv2.filter2D(image, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+    return kernel / kernel.sum()
 
 
 def unsteady_blur(image: np.ndarray, rng: np.random.Generator, sigma_range: tuple[float, float],

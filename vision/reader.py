@@ -14,7 +14,7 @@ from vision.cards import (SEPARATE_CORNER_OVERLAP, Card, IndexReading, leave_out
                           readings_into, readings_out_of)
 from vision.classifier import SCALE_VOTE, IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
-from vision.deblur import unsharp_masked
+from vision.deblur import restored
 from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
 from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARNING
@@ -68,8 +68,8 @@ FILL_MIN_CONFIDENCE = 0.3
 MIN_BOX_SIDE = 2.0
 # Marks named at least this surely measure whether the photo is blurred (fainter ones are often art or text).
 SHARPNESS_MIN_PROBABILITY = 0.3
-# A photo called blurred is read again unsharp-masked (vision.deblur); that read is kept when it names more cards
-# surely [sharpened read].
+# A photo called blurred is read again restored (vision.deblur: deconvolved along a moved camera's line, else
+# unsharp-masked); that read is kept when it names more cards surely [sharpened read].
 SHARPEN_BLURRED = True
 # A hand read short is looked at again in its region stretched vertically (vision.unsqueeze): a steep view squeezes
 # indices flatter than the models were trained on. Loose cards have no count to check against and stretched flat
@@ -143,7 +143,7 @@ class CardReader:
         timings["sharpness"] = (time.perf_counter() - start) * 1000
         if blurred and self.sharpen_blurred:
             result = self._second_read(result, "sharpened read", timings, loose,
-                                       lambda: self._read_image(unsharp_masked(photo.image), reduction, loose, {}))
+                                       lambda: self._read_image(restored(photo.image), reduction, loose, {}))
         if self.unsqueeze_short_reads and result.readings and (self._is_short(result, loose) or (loose and blurred)):
             found = result.readings
             result = self._second_read(result, "stretched read", timings, loose,

@@ -613,11 +613,11 @@ class MisnamesOneCardWhenBlurred(ColourClassifier):
 def blurred_photo_restored(monkeypatch):
     """A drawn layout, its JPEG blurred past the blur warning, and a reader whose sharpening gives back the layout as
     drawn (a perfect restoration: these tests are about what the reader does with the second read; vision.deblur's
-    own tests measure the unsharp mask)."""
+    own tests measure the restorations)."""
     rows = deal(14)
     image, _ = render(rows)
     sharp = decode_photo(jpeg(image)).image
-    monkeypatch.setattr("vision.reader.unsharp_masked", lambda picture: sharp)
+    monkeypatch.setattr("vision.reader.restored", lambda picture: sharp)
     return rows, jpeg(cv2.GaussianBlur(image, (0, 0), 6))
 
 

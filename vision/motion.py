@@ -1,0 +1,103 @@
+"""A moved camera's blur line (length and direction) measured from a photo's cepstrum, for the restoration of a photo
+the reader found blurred (vision.deblur; figures in docs/reader-decisions.md [motion line]).
+
+A line blur of length L multiplies the photo's spectrum by a sinc whose zeros repeat every 1/L along the line, so the
+cepstrum (the inverse transform of the log spectrum) has a sharp negative peak L pixels from its centre, in the line's
+direction, whatever the photo shows. Averaging the log spectra of many windows keeps the peak and smooths the rest.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# The photo is measured at this long side: a blur of 0.7-4 % of the photo's side then falls between MIN_LENGTH_PX and
+# WINDOW / 3, where the window's cepstrum can place it.
+MEASURE_LONG_SIDE = 512
+WINDOW = 64
+MIN_LENGTH_PX = 3.5  # shorter smears read as well unrestored [motion line]
+# Peak depth in standard deviations of the cepstrum around it: edje photos out of focus (no line) reach 2.8 at their
+# 95th percentile, moved ones 2.2-3.2 at their 5th [motion line].
+MIN_DEPTH = 2.5
+# Edges across the line stay steeper than along it, by this much at the 99th percentile: a check on the cepstrum's
+# peak, which content (a font's strokes) can imitate but not its effect on edges [motion line].
+MIN_ANISOTROPY = 1.15
+MIN_WINDOW_STD = 4.0
+# JPEG's 8 px blocks put peaks of their own on the axes at multiples of 8 px (at the measured scale): blurred,
+# featureless photos showed them at depth 2.1-3.0, a moved camera's line there measures 2.8-7.0 [motion line]
+JPEG_BLOCK_PX = 8
+MIN_DEPTH_ON_BLOCK_GRID = 4.0  # grey levels: flat windows (table, card backs) carry no spectrum, only noise
+
+
+@dataclass(frozen=True)
+class MotionLine:
+    length: float  # pixels of the image measured
+    angle: float  # degrees in [0, 180), from the image's x axis towards its y axis (downwards)
+    depth: float  # the cepstrum's peak in standard deviations: how plainly the line shows
+
+
+def motion_line(image: np.ndarray) -> MotionLine | None:
+    """The line a moved camera smeared `image` (BGR or grey) along, or None when no line shows plainly."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    shrink = min(1.0, MEASURE_LONG_SIDE / max(grey.shape[:2]))
+    if shrink < 1.0:
+        grey = cv2.resize(grey, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    spectrum = _mean_log_spectrum(grey.astype(np.float32))
+    if spectrum is None:
+        return None
+    cepstrum = np.fft.fftshift(np.real(np.fft.ifft2(spectrum)))
+    centre = WINDOW // 2
+    dy, dx = np.mgrid[:WINDOW, :WINDOW] - centre
+    radius = np.hypot(dx, dy)
+    around = (radius >= MIN_LENGTH_PX - 1) & (radius <= WINDOW / 3)
+    depths = -cepstrum / (cepstrum[around].std() + 1e-9)
+    needed = np.where(_on_block_grid(dx, dy, JPEG_BLOCK_PX * shrink), MIN_DEPTH_ON_BLOCK_GRID, MIN_DEPTH)
+    candidates = around & (depths >= needed)
+    if not candidates.any():
+        return None
+    peak = np.unravel_index(np.argmax(np.where(candidates, depths, -np.inf)), depths.shape)
+    length, depth = float(radius[peak]), float(depths[peak])
+    if length < MIN_LENGTH_PX:
+        return None
+    angle = math.degrees(math.atan2(dy[peak], dx[peak])) % 180.0
+    if edge_anisotropy(grey, angle) < MIN_ANISOTROPY:
+        return None
+    return MotionLine(length / shrink, angle, depth)
+
+
+def _on_block_grid(dx: np.ndarray, dy: np.ndarray, period: float) -> np.ndarray:
+    """Cepstrum offsets along an axis at a multiple of `period` (within 0.75 px): where a compressed photo's block
+    edges, not a moved camera, put a peak."""
+    along_axis = np.hypot(dx, dy) * ((dx == 0) | (dy == 0))
+    multiple = np.round(along_axis / period)
+    return (multiple >= 1) & (np.abs(along_axis - multiple * period) <= 0.75)
+
+
+def edge_anisotropy(grey: np.ndarray, angle: float) -> float:
+    """How much steeper the grey image's steepest edges are across the direction `angle` (degrees) than along it:
+    the ratio of the 99th percentiles of the grey slope in the two directions."""
+    grey = grey.astype(np.float32)
+    slope_x = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
+    slope_y = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    along = np.percentile(np.abs(slope_x * cos + slope_y * sin), 99)
+    across = np.percentile(np.abs(slope_y * cos - slope_x * sin), 99)
+    return float(across / max(along, 1e-6))
+
+
+def _mean_log_spectrum(grey: np.ndarray) -> np.ndarray | None:
+    """The mean log magnitude spectrum of the half-overlapping, Hann-tapered WINDOW-square windows that are not
+    flat; None when every window is."""
+    if min(grey.shape) < WINDOW:
+        return None
+    step = WINDOW // 2
+    windows = np.lib.stride_tricks.sliding_window_view(grey, (WINDOW, WINDOW))[::step, ::step].reshape(-1, WINDOW,
+                                                                                                         WINDOW)
+    windows = windows[windows.std(axis=(1, 2)) >= MIN_WINDOW_STD]
+    if not len(windows):
+        return None
+    taper = np.outer(np.hanning(WINDOW), np.hanning(WINDOW)).astype(np.float32)
+    centred = (windows - windows.mean(axis=(1, 2), keepdims=True)) * taper
+    return np.log(np.abs(np.fft.fft2(centred)) + 1e-3).mean(axis=0)
