@@ -24,11 +24,11 @@ MIN_DEPTH = 2.5
 # Edges across the line stay steeper than along it, by this much at the 99th percentile: a check on the cepstrum's
 # peak, which content (a font's strokes) can imitate but not its effect on edges [motion line].
 MIN_ANISOTROPY = 1.15
-MIN_WINDOW_STD = 4.0
+MIN_WINDOW_STD = 4.0  # grey levels: flat windows (table, card backs) carry no spectrum, only noise
 # JPEG's 8 px blocks put peaks of their own on the axes at multiples of 8 px (at the measured scale): blurred,
 # featureless photos showed them at depth 2.1-3.0, a moved camera's line there measures 2.8-7.0 [motion line]
 JPEG_BLOCK_PX = 8
-MIN_DEPTH_ON_BLOCK_GRID = 4.0  # grey levels: flat windows (table, card backs) carry no spectrum, only noise
+MIN_DEPTH_ON_BLOCK_GRID = 4.0
 
 
 @dataclass(frozen=True)
