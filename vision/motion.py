@@ -43,11 +43,7 @@ class MotionLine:
 def motion_line(image: np.ndarray) -> MotionLine | None:
     """The line a moved camera smeared `image` (BGR or grey) along, or None when no line shows plainly."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return _line_at(grey, min(1.0, MEASURE_LONG_SIDE / max(grey.shape[:2])))
-
-
-def _line_at(grey: np.ndarray, shrink: float) -> MotionLine | None:
-    """motion_line measured on the grey image shrunk by `shrink` (given back in the image's own pixels)."""
+    shrink = min(1.0, MEASURE_LONG_SIDE / max(grey.shape[:2]))
     if shrink < 1.0:
         grey = cv2.resize(grey, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     spectrum = _mean_log_spectrum(grey.astype(np.float32))
