@@ -95,3 +95,11 @@ def test_a_photo_is_restored_along_its_measured_line_when_it_shows_one_and_unsha
 def test_impossible_deconvolution_settings_are_refused(length, noise_to_signal):
     with pytest.raises(ValueError, match="motion deblurring"):
         motion_deblurred(np.zeros((40, 40, 3), np.uint8), MotionLine(length, 0.0, 5.0), noise_to_signal)
+
+
+@pytest.mark.parametrize("height, width", [(100, 80), (30, 500), (5, 5)])
+def test_a_photo_smaller_than_the_filter_reaches_keeps_its_shape(height, width):
+    """The mirrored margins are wider than such a photo; the filter still runs and gives back the photo's size."""
+    photo = (np.random.default_rng(1).random((height, width, 3)) * 255).astype(np.uint8)
+    restored_photo = motion_deblurred(photo, MotionLine(20.0, 30.0, depth=5.0))
+    assert restored_photo.shape == photo.shape and restored_photo.dtype == np.uint8
