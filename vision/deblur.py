@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.degrade import line_kernel
-from vision.motion import MotionLine, motion_line
+from vision.motion import MotionLine
 
 # Chosen on the real edje-multi photos made blurred (`vision evaluate --sets edje-blur`), amount / sigma 0.7 / 1.5,
 # 1.0 / 2.0, 1.5 / 2.0, 1.0 / 3.0, 2.0 / 3.0: rank recall 0.899 / 0.902 / 0.900 / 0.901 / 0.900 (0.881 unsharpened),
@@ -20,9 +20,9 @@ MOTION_NOISE_TO_SIGNAL = 0.01
 WIENER_REACH = 8  # the filter kernel's side in line lengths
 
 
-def restored(image: np.ndarray) -> np.ndarray:
-    """`image` deconvolved along its motion line when it shows one, else unsharp-masked."""
-    line = motion_line(image)
+def restored(image: np.ndarray, line: MotionLine | None) -> np.ndarray:
+    """`image` deconvolved along `line` (vision.motion.motion_line's measure of it) when it shows one, else
+    unsharp-masked."""
     return unsharp_masked(image) if line is None else motion_deblurred(image, line)
 
 

@@ -15,6 +15,7 @@ from vision.cards import (SEPARATE_CORNER_OVERLAP, Card, IndexReading, leave_out
 from vision.classifier import SCALE_VOTE, IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.deblur import restored
+from vision.motion import MotionLine, motion_line
 from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
 from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARNING
@@ -139,11 +140,12 @@ class CardReader:
         reduction = float(photo.reduction)
         result = self._read_image(photo.image, reduction, loose, timings)
         start = time.perf_counter()
-        blurred = self._blur_warning(photo.image, result.readings)
+        line = motion_line(photo.image)
+        blurred = self._blur_warning(photo.image, result.readings, line)
         timings["sharpness"] = (time.perf_counter() - start) * 1000
         if blurred and self.sharpen_blurred:
             result = self._second_read(result, "sharpened read", timings, loose,
-                                       lambda: self._read_image(restored(photo.image), reduction, loose, {}))
+                                       lambda: self._read_image(restored(photo.image, line), reduction, loose, {}))
         if self.unsqueeze_short_reads and result.readings and (self._is_short(result, loose) or (loose and blurred)):
             found = result.readings
             result = self._second_read(result, "stretched read", timings, loose,
@@ -381,17 +383,22 @@ class CardReader:
         return readings
 
     @staticmethod
-    def _blur_warning(image: np.ndarray, readings: list[IndexReading]) -> str | None:
+    def _blur_warning(image: np.ndarray, readings: list[IndexReading], line: MotionLine | None) -> str | None:
         """The warning when the indices look blurred, whatever the read: on real blurred photos a quarter of the photos
         read wrong had every mark sure (docs/reader.md), and the player's remedy, a steadier, closer photo, differs
         from checking a card or two. When no mark is named surely enough to measure, every mark is measured: a photo
-        blurred past reading names none surely, and the player still needs the remedy."""
+        blurred past reading names none surely, and the player still needs the remedy. A photo whose indices pass
+        but that shows a moved camera's `line` is blurred too: half the moved photos pass the sharpness measure
+        (their edges along the smear stay steep) and some of those were read wrong without a warning [blurred]."""
         named = [r.box for r in readings if r.probability >= SHARPNESS_MIN_PROBABILITY]
         sharpness = index_sharpness(image, named or [r.box for r in readings])
-        if sharpness is None or sharpness >= BLURRED_BELOW:
-            return None
-        return (f"{BLURRED_WARNING} (index sharpness {sharpness:.1f}, sharp photos {BLURRED_BELOW:.0f} or more): "
-                "check every card, or retake it steadier, in focus and closer")
+        if sharpness is not None and sharpness < BLURRED_BELOW:
+            return (f"{BLURRED_WARNING} (index sharpness {sharpness:.1f}, sharp photos {BLURRED_BELOW:.0f} or more): "
+                    "check every card, or retake it steadier, in focus and closer")
+        if line is not None:
+            return (f"{BLURRED_WARNING} (the camera moved: a smear of {line.length:.0f} px): check every card, or "
+                    "retake it holding the phone still")
+        return None
 
     @staticmethod
     def _assign_rows(result: ReadResult, readings: list[IndexReading]) -> None:

@@ -85,10 +85,10 @@ def test_a_photo_is_restored_along_its_measured_line_when_it_shows_one_and_unsha
     moved = motion_blur(sharp, 14, 60)
     line = motion_line(moved)
     assert line is not None
-    assert np.array_equal(restored(moved), motion_deblurred(moved, line))
+    assert np.array_equal(restored(moved, line), motion_deblurred(moved, line))
     out_of_focus = cv2.GaussianBlur(sharp, (0, 0), 2.5)
     assert motion_line(out_of_focus) is None
-    assert np.array_equal(restored(out_of_focus), unsharp_masked(out_of_focus))
+    assert np.array_equal(restored(out_of_focus, None), unsharp_masked(out_of_focus))
 
 
 @pytest.mark.parametrize("length, noise_to_signal", [(0.0, 0.01), (-3.0, 0.01), (10.0, 0.0)])

@@ -9,6 +9,7 @@ import pytest
 from vision.crops import CLASS_NAMES, index_crop
 from vision.decode import decode_photo
 from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING
+from vision.motion import MotionLine
 from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE, CardReader
 from vision.sharpness import BLURRED_BELOW, crop_sharpness
 
@@ -617,7 +618,7 @@ def blurred_photo_restored(monkeypatch):
     rows = deal(14)
     image, _ = render(rows)
     sharp = decode_photo(jpeg(image)).image
-    monkeypatch.setattr("vision.reader.restored", lambda picture: sharp)
+    monkeypatch.setattr("vision.reader.restored", lambda picture, line: sharp)
     return rows, jpeg(cv2.GaussianBlur(image, (0, 0), 6))
 
 
@@ -663,6 +664,23 @@ def test_a_hand_read_as_surely_sharpened_is_kept_when_it_has_fewer_warnings(blur
     assert rows[0][0] not in [card.code for card in loose.cards]
 
 
+def test_a_photo_whose_indices_pass_but_that_shows_a_moved_camera_is_called_blurred_and_read_restored(monkeypatch):
+    rows = deal(16)
+    image, _ = render(rows)
+    photo = jpeg(image)  # sharp indices: the sharpness measure alone passes it
+    restored_with = []
+    monkeypatch.setattr("vision.reader.restored", lambda picture, line: restored_with.append(line) or picture)
+    monkeypatch.setattr("vision.reader.motion_line", lambda picture: None)
+    still = CardReader(detector=MarkerDetector(), classifier=SureWhenSharp()).read(photo)
+    assert _said_blurred(still) == [] and restored_with == []
+    line = MotionLine(length=24.0, angle=30.0, depth=6.0)
+    monkeypatch.setattr("vision.reader.motion_line", lambda picture: line)
+    moved = CardReader(detector=MarkerDetector(), classifier=SureWhenSharp()).read(photo)
+    assert len(_said_blurred(moved)) == 1 and "camera moved" in _said_blurred(moved)[0]
+    assert restored_with == [line]  # the second read is deconvolved along the line measured
+    assert moved.to_dict()["rows"] == still.to_dict()["rows"] == as_rows(rows)
+
+
 class UnsureOfFlatMarks(ColourClassifier):
     """Names a marker surely only when its box is at least 1.6 times as tall as wide (the marker drawn is 2.15): a
     stand-in for models that misread indices a steep view has squeezed."""
@@ -704,7 +722,8 @@ def test_loose_cards_in_a_blurred_steep_photo_are_read_stretched_only_when_the_a
         monkeypatch, corner_probability, kept):
     """Loose cards: a photo called blurred is stretched too, and the read kept only when every card it adds is named at
     least LOOSE_STRETCH_MIN_ADDED (two corners at 0.6 make a sure card of 0.84, not plain enough)."""
-    monkeypatch.setattr(CardReader, "_blur_warning", staticmethod(lambda image, readings: f"{BLURRED_WARNING} (test)"))
+    monkeypatch.setattr(CardReader, "_blur_warning",
+                        staticmethod(lambda image, readings, line: f"{BLURRED_WARNING} (test)"))
     rows = deal(22)
     image, _ = render(rows)
     steep = jpeg(_squeezed(image))
