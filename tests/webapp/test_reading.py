@@ -120,6 +120,28 @@ def test_blurred_photo_warning_is_shown_and_translated(client, monkeypatch):
     assert f"照片看來模糊（牌角清晰度 12.3，清晰的照片 {sharp} 以上）" in page
 
 
+def test_a_moved_camera_warning_is_shown_and_translated(client, monkeypatch):
+    """The reader's warning for a photo that shows a moved camera's smear reaches the review translated, with the
+    smear's length; the text is the reader's own (made by its warning method), so a change of wording there fails."""
+    import numpy as np
+
+    from vision.motion import MotionLine
+    from vision.reader import CardReader
+    from webapp_testkit import csrf_token, warnings_after_reading
+
+    flat = np.full((64, 64, 3), 128, np.uint8)  # no marks, no sharpness: only the line speaks
+    said = CardReader._blur_warning(flat, [], MotionLine(length=24.4, angle=30.0, depth=6.0))
+    reading = {"cards": [_card(c, i, 0.97) for i, c in enumerate(CODES[:13])], "rows": None, "warnings": [said]}
+    token, number, warnings = warnings_after_reading(client, monkeypatch, reading)
+    moved = [w for w in warnings if w.get("key") == "moved"]
+    assert len(moved) == 1 and moved[0]["level"] == "warn"
+    assert moved[0]["text"].startswith("The photo looks blurred (the camera moved: a smear of 24 px)")
+    assert not any(w["text"] == said for w in warnings)  # restated, not also shown raw
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
+    page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert "照片看來模糊（拍照時相機移動了：拖影 24 像素）" in page
+
+
 def test_the_review_flags_every_card_the_reader_would_not_call_sure():
     """Cards under the reader's sure threshold reach a hand only as fillers; the review must flag each of them."""
     from vision.reader import LOW_CONFIDENCE as READER_LOW, MIN_CARD_CONFIDENCE

@@ -13,6 +13,8 @@ from vision.sharpness import BLURRED_BELOW
 READER_WARNING_TEXT: dict[str, str] = {
     "blurred": "The photo looks blurred (index sharpness {sharpness}, sharp photos {sharp} or more): check every "
                "card, or retake it steadier, in focus and closer.",
+    "moved": "The photo looks blurred (the camera moved: a smear of {length} px): check every card, or retake it "
+             "holding the phone still.",
     "unsure_marks": "Left out marks the reader was unsure of: {marks}. If a card is missing, it may be one of these.",
     "seen_twice": "{code} was seen {n} times far apart in the photo: one of them is probably misread.",
     "seen_twice_left_out": "{code} was seen twice far apart in a hand of {n} cards: the less sure reading "
@@ -34,6 +36,7 @@ _RECHECKED = re.compile(r"(low confidence|expected \d+ cards, found|(front|middl
 # What the reader writes (vision.reader, vision.cards, vision.rows) -> key; named groups become the values.
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(re.escape(BLURRED_WARNING) + r" \(index sharpness (?P<sharpness>[\d.]+)"), "blurred"),
+    (re.compile(re.escape(BLURRED_WARNING) + r" \(the camera moved: a smear of (?P<length>\d+) px\)"), "moved"),
     (re.compile(re.escape(UNSURE_MARKS_WARNING) + r": (?P<marks>.+)"), "unsure_marks"),
     (re.compile(re.escape(SEEN_TWICE_WARNING) + r": (?P<code>\w+) appears (?P<n>\d+) times far apart"),
      "seen_twice"),
