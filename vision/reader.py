@@ -15,10 +15,10 @@ from vision.cards import (SEPARATE_CORNER_OVERLAP, Card, IndexReading, leave_out
 from vision.classifier import SCALE_VOTE, IndexClassifier
 from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.deblur import restored
-from vision.motion import MotionLine, motion_line
 from vision.decode import check_limits, decode_photo
 from vision.detector import STRIDE, IndexDetector
 from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, UNSURE_MARKS_WARNING
+from vision.motion import MotionLine, motion_line
 from vision.rows import ROW_NAMES, group_rows
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
