@@ -1,5 +1,6 @@
-"""A moved camera's blur line (length and direction) measured from a photo's cepstrum, for the restoration of a photo
-the reader found blurred (vision.deblur; figures in docs/reader-decisions.md [motion line]).
+"""A moved camera's blur line (length and direction) measured from a photo's cepstrum: the reader calls a photo that
+shows one blurred and reads it again with the line undone (vision.deblur; figures in docs/reader-decisions.md
+[motion line], [blurred]).
 
 A line blur of length L multiplies the photo's spectrum by a sinc whose zeros repeat every 1/L along the line, so the
 cepstrum (the inverse transform of the log spectrum) has a sharp negative peak L pixels from its centre, in the line's
@@ -20,15 +21,15 @@ import numpy as np
 MEASURE_LONG_SIDE = 384
 WINDOW = 64
 MIN_LENGTH_PX = 3.5  # shorter smears read as well unrestored [motion line]
-# Peak depth in standard deviations of the cepstrum around it: edje photos out of focus (no line) reach 2.8 at their
-# 95th percentile, moved ones 2.2-3.2 at their 5th [motion line].
+# Peak depth in standard deviations of the cepstrum around it: measured at 512 px, edje photos out of focus (no line)
+# reach 2.8 at their 95th percentile, moved ones 2.2-3.2 at their 5th [motion line].
 MIN_DEPTH = 2.5
 # Edges across the line stay steeper than along it, by this much at the 99th percentile: a check on the cepstrum's
 # peak, which content (a font's strokes) can imitate but not its effect on edges [motion line].
 MIN_ANISOTROPY = 1.15
 MIN_WINDOW_STD = 4.0  # grey levels: flat windows (table, card backs) carry no spectrum, only noise
 # JPEG's 8 px blocks put peaks of their own on the axes at multiples of 8 px (at the measured scale): blurred,
-# featureless photos showed them at depth 2.1-3.0, a moved camera's line there measures 2.8-7.0 [motion line]
+# featureless photos showed them at depth 2.1-3.0, a moved camera's line there 2.8-7.0 (both at 512 px) [motion line]
 JPEG_BLOCK_PX = 8
 MIN_DEPTH_ON_BLOCK_GRID = 4.0
 

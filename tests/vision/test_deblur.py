@@ -11,6 +11,8 @@ from vision.degrade import motion_blur
 from vision.motion import MotionLine, motion_line
 from vision.sharpness import crop_sharpness
 
+from glyph_pages import glyph_page
+
 
 def _glyph(text: str) -> np.ndarray:
     crop = np.full((48, 48, 3), 235, np.uint8)
@@ -42,18 +44,6 @@ def test_impossible_settings_are_refused(amount, sigma):
         unsharp_masked(np.zeros((10, 10, 3), np.uint8), amount, sigma)
 
 
-def _layout_photo() -> np.ndarray:
-    """A page of index-like glyphs of several sizes, as a phone's JPEG gives it back."""
-    rng = np.random.default_rng(5)
-    page = np.full((480, 640, 3), 228, np.uint8)
-    for _ in range(90):
-        colour = (25, 25, 25) if rng.random() < 0.5 else (40, 40, 185)
-        cv2.putText(page, str(rng.choice(list("A23456789TJQK"))),
-                    (int(rng.integers(0, 610)), int(rng.integers(30, 480))), cv2.FONT_HERSHEY_SIMPLEX,
-                    float(rng.uniform(0.7, 1.5)), colour, 2, cv2.LINE_AA)
-    return cv2.imdecode(cv2.imencode(".jpg", page, [cv2.IMWRITE_JPEG_QUALITY, 92])[1], cv2.IMREAD_COLOR)
-
-
 def _detail_likeness(image: np.ndarray, reference: np.ndarray) -> float:
     """Correlation of the two images' fine detail (Laplacian of the lightly smoothed grey): 1 for the same glyph
     edges in the same places, whatever the overall brightness."""
@@ -65,7 +55,7 @@ def _detail_likeness(image: np.ndarray, reference: np.ndarray) -> float:
 
 @pytest.mark.parametrize("length, angle", [(9, 0), (14, 30), (12, 100), (20, 150)])
 def test_deconvolving_along_the_line_brings_a_moved_photo_back_towards_the_sharp_one(length, angle):
-    sharp = _layout_photo()
+    sharp = glyph_page(seed=5, size=(480, 640))
     moved = motion_blur(sharp, length, angle)
     restored_photo = motion_deblurred(moved, MotionLine(length, angle, depth=10.0))
     assert restored_photo.shape == moved.shape and restored_photo.dtype == np.uint8
@@ -81,7 +71,7 @@ def test_deconvolving_along_the_line_brings_a_moved_photo_back_towards_the_sharp
 
 
 def test_a_photo_is_restored_along_its_measured_line_when_it_shows_one_and_unsharp_masked_otherwise():
-    sharp = _layout_photo()
+    sharp = glyph_page(seed=5, size=(480, 640))
     moved = motion_blur(sharp, 14, 60)
     line = motion_line(moved)
     assert line is not None

@@ -8,18 +8,7 @@ import pytest
 from vision.degrade import motion_blur
 from vision.motion import MIN_DEPTH, MIN_LENGTH_PX, edge_anisotropy, motion_line
 
-
-def _page(seed: int = 3, size: tuple[int, int] = (600, 800)) -> np.ndarray:
-    """A light table strewn with dark and red index-like glyphs, as JPEG would give it back."""
-    rng = np.random.default_rng(seed)
-    page = np.full((*size, 3), 225, np.uint8)
-    for _ in range(120):
-        text = str(rng.choice(list("A23456789TJQK")))
-        colour = (30, 30, 30) if rng.random() < 0.5 else (40, 40, 190)
-        position = (int(rng.integers(0, size[1] - 30)), int(rng.integers(30, size[0])))
-        cv2.putText(page, text, position, cv2.FONT_HERSHEY_SIMPLEX, float(rng.uniform(0.6, 1.4)), colour, 2,
-                    cv2.LINE_AA)
-    return cv2.imdecode(cv2.imencode(".jpg", page, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+from glyph_pages import glyph_page
 
 
 def _angle_apart(a: float, b: float) -> float:
@@ -29,7 +18,7 @@ def _angle_apart(a: float, b: float) -> float:
 
 @pytest.mark.parametrize("length, angle", [(8, 0), (12, 30), (10, 75), (15, 120), (18, 160), (9, 90)])
 def test_the_line_of_a_moved_camera_is_measured_in_length_and_direction(length, angle):
-    line = motion_line(motion_blur(_page(), length, angle))
+    line = motion_line(motion_blur(glyph_page(), length, angle))
     assert line is not None
     assert abs(line.length - length) <= 1.5
     assert _angle_apart(line.angle, angle) <= 8
@@ -39,14 +28,14 @@ def test_the_line_of_a_moved_camera_is_measured_in_length_and_direction(length, 
 def test_a_long_smear_is_measured_too(length, angle):
     """Smears of 2-4 % of the side: measured at 512 px, this page's steep spectral slope along them put a false,
     short line near the cepstrum's centre."""
-    line = motion_line(motion_blur(_page(), length, angle))
+    line = motion_line(motion_blur(glyph_page(), length, angle))
     assert line is not None
     assert abs(line.length - length) <= 3
     assert _angle_apart(line.angle, angle) <= 8
 
 
 def test_a_large_photo_is_measured_shrunk_and_the_line_given_in_its_own_pixels():
-    large = cv2.resize(_page(), None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)  # 2400 px long side
+    large = cv2.resize(glyph_page(), None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)  # 2400 px long side
     line = motion_line(motion_blur(large, 36, 45))
     assert line is not None
     assert abs(line.length - 36) <= 6  # measured at a fifth of the size, then scaled back
@@ -55,7 +44,7 @@ def test_a_large_photo_is_measured_shrunk_and_the_line_given_in_its_own_pixels()
 
 @pytest.mark.parametrize("picture", ["sharp", "out of focus", "flat", "tiny", "short smear"])
 def test_no_line_is_reported_where_the_camera_did_not_move_or_nothing_shows(picture):
-    page = _page()
+    page = glyph_page()
     image = {"sharp": page,
              "out of focus": cv2.GaussianBlur(page, (0, 0), 3.0),
              "flat": np.full((400, 400, 3), 128, np.uint8),
@@ -65,7 +54,7 @@ def test_no_line_is_reported_where_the_camera_did_not_move_or_nothing_shows(pict
 
 
 def test_a_grey_image_is_measured_as_its_colour_one_is():
-    moved = motion_blur(_page(), 12, 30)
+    moved = motion_blur(glyph_page(), 12, 30)
     assert motion_line(cv2.cvtColor(moved, cv2.COLOR_BGR2GRAY)) == motion_line(moved)
 
 
@@ -73,7 +62,7 @@ def test_a_grey_image_is_measured_as_its_colour_one_is():
 def test_jpeg_blocks_of_a_blurred_featureless_photo_are_not_taken_for_a_moved_camera(monkeypatch, sigma, quality):
     """JPEG's 8 px blocks put cepstral peaks on the axes at multiples of 8 px; on a photo blurred past most of its
     detail they are the deepest points. They need a plainer peak than any other place to count as a line."""
-    blurred = cv2.GaussianBlur(_page(size=(288, 384)), (0, 0), sigma)  # measured at its own size: blocks of 8 px
+    blurred = cv2.GaussianBlur(glyph_page(size=(288, 384)), (0, 0), sigma)  # measured at its own size: blocks of 8 px
     compressed = cv2.imdecode(cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
                               cv2.IMREAD_COLOR)
     monkeypatch.setattr("vision.motion.MIN_ANISOTROPY", 0.0)  # the grid rule alone
@@ -84,7 +73,7 @@ def test_jpeg_blocks_of_a_blurred_featureless_photo_are_not_taken_for_a_moved_ca
 
 
 def test_a_peak_the_glyphs_imitate_is_refused_because_edges_across_it_are_no_steeper(monkeypatch):
-    sharp = _page(seed=4, size=(480, 640))
+    sharp = glyph_page(seed=4, size=(480, 640))
     assert motion_line(sharp) is None
     monkeypatch.setattr("vision.motion.MIN_ANISOTROPY", 0.0)
     imitation = motion_line(sharp)  # this page's strokes make a cepstral peak of their own
