@@ -681,6 +681,26 @@ def test_a_photo_whose_indices_pass_but_that_shows_a_moved_camera_is_called_blur
     assert moved.to_dict()["rows"] == still.to_dict()["rows"] == as_rows(rows)
 
 
+def test_a_photo_showing_a_moved_camera_gets_its_second_look_only_in_the_restored_read(monkeypatch):
+    rows = deal(14)
+    image, _ = render(rows)
+    monkeypatch.setattr("vision.reader.restored", lambda picture, line: picture)
+    monkeypatch.setattr("vision.reader.motion_line", lambda picture: None)
+    detector = BlindToTheRightBelowTheLargerSize()
+    still = CardReader(detector=detector, classifier=ColourClassifier()).read(jpeg(image))
+    assert len(detector.larger_looks(2000)) == 1 and "sharpened read" not in still.timings_ms
+    # a line calls the photo blurred and a restored read follows: the first read's second look would be spent twice
+    monkeypatch.setattr("vision.reader.motion_line", lambda picture: MotionLine(length=24.0, angle=30.0, depth=6.0))
+    detector = BlindToTheRightBelowTheLargerSize()
+    moved = CardReader(detector=detector, classifier=ColourClassifier()).read(jpeg(image))
+    assert len(detector.larger_looks(2000)) == 1 and "sharpened read" in moved.timings_ms
+    assert moved.to_dict()["rows"] == still.to_dict()["rows"] == as_rows(rows)
+    # with no restored read to follow, the first read keeps its second look
+    detector = BlindToTheRightBelowTheLargerSize()
+    plain = CardReader(detector=detector, classifier=ColourClassifier(), sharpen_blurred=False).read(jpeg(image))
+    assert len(detector.larger_looks(2000)) == 1 and plain.to_dict()["rows"] == as_rows(rows)
+
+
 class UnsureOfFlatMarks(ColourClassifier):
     """Names a marker surely only when its box is at least 1.6 times as tall as wide (the marker drawn is 2.15): a
     stand-in for models that misread indices a steep view has squeezed."""
