@@ -25,8 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from vision.degrade import motion_blur  # noqa: E402
-from vision.reader import (CLASSIFIER_FILE, DETECTION_SIZES, DETECTOR_FILE, FAINT_BOX_SCORE, MODELS_DIR,  # noqa: E402
-                           CardReader)
+from vision.looks import DETECTION_SIZES, FAINT_BOX_SCORE  # noqa: E402
+from vision.reader import CLASSIFIER_FILE, DETECTOR_FILE, MODELS_DIR, CardReader  # noqa: E402
 
 PHOTO_SIZE = (4000, 3000)
 MOVE_ANGLE = 30.0  # degrees, as vision.evaluation.views' moved view

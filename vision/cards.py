@@ -14,6 +14,7 @@ from vision.messages import SEEN_TWICE_WARNING
 SAME_CARD_DISTANCE = 8.0
 # Boxes of one code sharing more than this of the smaller box are one index read twice, not two corners.
 SEPARATE_CORNER_OVERLAP = 0.3
+EXPECTED_CARDS = 13  # a Chinese-poker hand: 3 + 5 + 5
 
 
 @dataclass(frozen=True)

@@ -425,7 +425,7 @@ def test_index_size_bin_takes_the_largest_index_by_its_short_side(boxes, label):
 
 
 def test_the_evaluation_reads_with_the_detector_score_threshold_asked_for(real_models):
-    from vision.reader import DETECTOR_SCORE_THRESHOLD
+    from vision.looks import DETECTOR_SCORE_THRESHOLD
 
     parser = argparse.ArgumentParser()
     run_module.add_arguments(parser)

@@ -10,7 +10,8 @@ from vision.crops import CLASS_NAMES, index_crop
 from vision.decode import decode_photo
 from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING
 from vision.motion import MotionLine
-from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE, CardReader
+from vision.looks import DETECTION_SIZES, LARGER_DETECTION_SIZE
+from vision.reader import CardReader
 from vision.sharpness import BLURRED_BELOW, crop_sharpness
 
 from conftest import jpeg_with_orientation

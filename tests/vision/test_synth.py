@@ -625,7 +625,7 @@ def test_tile_blur_command_line_must_be_a_probability(tmp_path, capsys):
 
 
 def test_phototiles_shrink_photos_as_the_readers_looks_do():
-    from vision.reader import DETECTION_SIZES, LARGER_DETECTION_SIZE
+    from vision.looks import DETECTION_SIZES, LARGER_DETECTION_SIZE
     from vision.synth.parts import phototiles
 
     rng = np.random.default_rng(0)

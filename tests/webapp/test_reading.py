@@ -144,7 +144,7 @@ def test_a_moved_camera_warning_is_shown_and_translated(client, monkeypatch):
 
 def test_the_review_flags_every_card_the_reader_would_not_call_sure():
     """Cards under the reader's sure threshold reach a hand only as fillers; the review must flag each of them."""
-    from vision.reader import LOW_CONFIDENCE as READER_LOW, MIN_CARD_CONFIDENCE
+    from vision.results import LOW_CONFIDENCE as READER_LOW, MIN_CARD_CONFIDENCE
     from webapp.reader import LOW_CONFIDENCE
 
     assert LOW_CONFIDENCE == MIN_CARD_CONFIDENCE == READER_LOW

@@ -14,7 +14,9 @@ from vision.cards import Card, IndexReading, merge_indices
 from vision.errors import ImageError
 from vision.evaluation.datasets import Scene, yolo_label_boxes
 from vision.evaluation.metrics import ClassDetectionAccumulator, DetectionAccumulator, box_iou, per_class_prf
-from vision.reader import BLURRED_WARNING, CardReader, ReadResult
+from vision.messages import BLURRED_WARNING
+from vision.reader import CardReader
+from vision.results import ReadResult
 from vision.rows import ROW_NAMES, group_rows
 
 NO_CARD = "none"

@@ -21,8 +21,9 @@ from vision.evaluation.metrics import worst_confusions
 from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, steep_view_bytes,
                                     steep_view_with_boxes)
-from vision.reader import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
-                           FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, MODELS_DIR, CardReader)
+from vision.looks import DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE
+from vision.reader import MODELS_DIR, CardReader
+from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 
 ALL_SETS = ("synthetic", "photos", "real-deck", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje",
             "edje-steep", "edje-blur", "edje-light")

@@ -16,7 +16,8 @@ import numpy as np
 
 from vision.classifier import IndexClassifier
 from vision.crops import CLASS_NAMES, CROP_SCALE, CROP_SIZE, NONE_CLASS
-from vision.reader import CLASSIFIER_FILE, MIN_CARD_CONFIDENCE, MODELS_DIR
+from vision.reader import CLASSIFIER_FILE, MODELS_DIR
+from vision.results import MIN_CARD_CONFIDENCE
 
 _HALF = CROP_SIZE / 2 / CROP_SCALE
 WHOLE_CROP_BOX = np.array([[CROP_SIZE / 2 - _HALF, CROP_SIZE / 2 - _HALF, CROP_SIZE / 2 + _HALF,

@@ -37,7 +37,8 @@ from vision.crops import CLASS_NAMES, NONE_CLASS, index_crop
 from vision.degrade import unsteady_blur
 from vision.detector import IndexDetector
 from vision.evaluation.metrics import box_iou
-from vision.reader import DETECTION_SIZES, DETECTOR_FILE, LARGER_DETECTION_SIZE, MIN_BOX_SIDE, MODELS_DIR
+from vision.looks import DETECTION_SIZES, LARGER_DETECTION_SIZE, MIN_BOX_SIDE
+from vision.reader import DETECTOR_FILE, MODELS_DIR
 from vision.synth.__main__ import parse_photo_kinds, train_and_val_decks
 from vision.synth.decks import DECKS_BY_NAME, DEFAULT_VAL, installed_decks, render_all
 from vision.synth.parts import worker

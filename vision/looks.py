@@ -1,0 +1,186 @@
+"""Where the reader looks: the detector and the classifier over a picture at one input size, at several sizes fused, a
+closer look at a far layout's region and a second look at the larger size when a hand is short (docs/reader.md,
+"sizes"). Each look gives classified index readings in the picture's pixels; vision.results turns them into cards."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from vision.cards import EXPECTED_CARDS, Card, IndexReading, merge_indices, readings_out_of
+from vision.classifier import IndexClassifier
+from vision.crops import CLASS_NAMES, NONE_CLASS
+from vision.detector import STRIDE, IndexDetector
+from vision.scales import fuse_sizes
+from vision.zoom import layout_region, zoomed_region
+
+# Each constant's measurements are in docs/reader-decisions.md, under the section named in brackets.
+# Detector input long side, then smaller sizes for huge indices (a close-up): the detector was trained on indices
+# 10-45 px tall [sizes].
+DETECTION_SIZES = (640, 320, 192)
+LARGE_INDEX_PX = 40  # indices this big at the detector's input also try the next, smaller size
+# Indices smaller than the trained range at the first size (a far layout) are looked for again in their region,
+# enlarged (vision.zoom); the larger size is for photos where nothing was found at all [sizes].
+SMALL_INDEX_PX = 20
+LARGER_DETECTION_SIZE = 1024
+ZOOM_REGION_MIN_PROBABILITY = 0.5  # indices that place the closer look's region
+# The larger look after a short hand covers the indices found and this many index sizes around them (a 3/5/5 layout
+# is ~16 wide, so cards missed at a row's end are inside); loose cards: the whole photo [sizes, "Second look"].
+SECOND_LOOK_MARGIN_INDEX_SIZES = 10.0
+# ...not made for a hand unless the larger size sees the photo at least this much finer than the look that gave the
+# readings: the same pixels at about the same scale find the same indices [sizes, "Session 8"].
+SECOND_LOOK_MIN_SCALE_GAIN = 1.1
+# The first size's indices are trusted alone when named with at least this mean probability (index parts of a
+# close-up at a too-large size score ~0.2-0.35) [sizes].
+CONFIDENT_MEAN_PROBABILITY = 0.6
+DETECTOR_SCORE_THRESHOLD = 0.25  # the detector's boxes below this score are dropped before the classifier...
+# ...unless they score at least FAINT_BOX_SCORE and the classifier names them at least FAINT_BOX_MIN_PROBABILITY:
+# small, soft indices the detector doubts but the classifier reads plainly [faint boxes].
+FAINT_BOX_SCORE = 0.1
+FAINT_BOX_MIN_PROBABILITY = 0.9
+MIN_BOX_SIDE = 2.0  # detector boxes thinner than this (pixels of the picture looked at) are dropped
+
+
+class IndexLooks:
+    """The looks of one detector and classifier; safe to use from several threads (it keeps no state per read)."""
+
+    def __init__(self, detector: IndexDetector, classifier: IndexClassifier, *,
+                 detection_sizes: tuple[int, ...] = DETECTION_SIZES,
+                 score_threshold: float = DETECTOR_SCORE_THRESHOLD, faint_box_score: float = FAINT_BOX_SCORE,
+                 faint_box_min_probability: float = FAINT_BOX_MIN_PROBABILITY, min_card_confidence: float):
+        self.detector = detector
+        self.classifier = classifier
+        self.detection_sizes = detection_sizes
+        self.score_threshold = score_threshold
+        self.faint_box_score = min(faint_box_score, score_threshold)
+        self.faint_box_min_probability = faint_box_min_probability
+        self.min_card_confidence = min_card_confidence
+
+    def count_sure(self, cards: list[Card]) -> int:
+        """How many of the cards are named at least as surely as the unsure threshold."""
+        return sum(card.confidence >= self.min_card_confidence for card in cards)
+
+    def count_sure_in(self, readings: list[IndexReading]) -> int:
+        """How many cards the readings name surely, once merged into cards."""
+        return self.count_sure(merge_indices(readings)[0])
+
+    def find(self, image: np.ndarray, timings: dict[str, float]
+                      ) -> tuple[list[IndexReading], int, float]:
+        """Classified card indices, the detection size that contributed the most evidence, and the scale of that
+        look (detector input pixels per image pixel).
+
+        The first size is kept alone when it finds at least two indices of a trained-for size that the
+        classifier names surely (a layout). Otherwise (a close-up, or few cards) every size runs and the
+        readings are fused (vision.scales): in a close-up the detector fires on pips and art at 640 that
+        the classifier names poorly, while at 320 or 192 it finds the real indices. When the indices found are
+        tiny, a closer look at their region replaces the first read when it names as many cards surely or gives
+        more evidence; when nothing was found, the larger size is tried once.
+        """
+        timings["detect"] = timings["classify"] = 0.0
+        long_side = max(image.shape[:2])
+        found: list[tuple[int, list[IndexReading]]] = []
+        tiny = False
+        for size in self.detection_sizes:
+            readings = self.at(image, size, timings)
+            found.append((size, readings))
+            index_px = float(np.median([r.size for r in readings])) * min(size / long_side, 1.0) if readings else 0.0
+            if readings and index_px < SMALL_INDEX_PX:
+                tiny = True  # a layout far from the camera: smaller sizes cannot help
+                break
+            if (size == self.detection_sizes[0] and len(readings) >= 2 and index_px <= LARGE_INDEX_PX
+                    and _evidence(readings) >= CONFIDENT_MEAN_PROBABILITY * len(readings)):
+                return readings, size, _scale(size, long_side)
+        fused = fuse_sizes([readings for _, readings in found])
+        if tiny and long_side > self.detection_sizes[0]:  # only where the photo has pixels the first look skipped
+            closer, closer_size, closer_scale = self.zoomed(image, fused or found[-1][1], timings)
+            # it saw finer pixels: kept when it names as many cards surely or gives more evidence (the first read's
+            # stray marks add probability but no sure card)
+            if closer and (self.count_sure_in(closer) >= self.count_sure_in(fused)
+                           or _evidence(closer) > _evidence(fused)):
+                return closer, closer_size, closer_scale
+        if not fused and long_side > self.detection_sizes[0]:
+            larger = self.at(image, LARGER_DETECTION_SIZE, timings)
+            if _evidence(larger) > _evidence(fused):
+                return larger, LARGER_DETECTION_SIZE, _scale(LARGER_DETECTION_SIZE, long_side)
+        if not fused:
+            return [], self.detection_sizes[0], _scale(self.detection_sizes[0], long_side)
+        kept = {id(r) for r in fused}
+        size = max(found, key=lambda item: sum(r.probability for r in item[1] if id(r) in kept))[0]
+        return fused, size, _scale(size, long_side)
+
+    def second_look(self, image: np.ndarray, readings: list[IndexReading], loose: bool, scale: float,
+                     timings: dict[str, float]) -> list[IndexReading]:
+        """The readings fused with a look at the larger size when the first left a hand short of 13 sure cards
+        (rows) or left unsure marks (loose), and the photo has the pixels: indices squeezed by a steep view or
+        far away are a few pixels across at the first size. For a hand (rows) only the region around the indices
+        found is looked at (at the scale the whole photo would have at the larger size); loose cards may lie
+        anywhere, so the whole photo is. Kept only when it gives more sure cards. For a hand, not made when the
+        readings' look (`scale`, detector pixels per image pixel) was nearly as fine (SECOND_LOOK_MIN_SCALE_GAIN)."""
+        long_side = max(image.shape[:2])
+        if long_side <= LARGER_DETECTION_SIZE or not readings:
+            return readings
+        if not loose and _scale(LARGER_DETECTION_SIZE, long_side) < SECOND_LOOK_MIN_SCALE_GAIN * scale:
+            return readings  # loose cards may lie outside the closer look's region: the whole photo is looked at
+        cards, _ = merge_indices(readings)
+        sure = self.count_sure(cards)
+        if sure >= (len(cards) if loose else EXPECTED_CARDS):
+            return readings
+        if loose:
+            x1, y1, x2, y2 = 0, 0, image.shape[1], image.shape[0]
+        else:
+            boxes = np.array([r.box for r in readings], np.float64)
+            index_size = float(np.median([r.size for r in readings]))
+            x1, y1, x2, y2 = layout_region(boxes, index_size, image.shape, SECOND_LOOK_MARGIN_INDEX_SIZES)
+        input_side = max(STRIDE, round(max(x2 - x1, y2 - y1) * LARGER_DETECTION_SIZE / long_side))
+        region = readings_out_of(self.at(image[y1:y2, x1:x2], input_side, timings), (x1, y1))
+        fused = fuse_sizes([readings, region])
+        if self.count_sure_in(fused) > sure:
+            return fused
+        return readings
+
+    def zoomed(self, image: np.ndarray, readings: list[IndexReading],
+                        timings: dict[str, float]) -> tuple[list[IndexReading], int, float]:
+        """Readings of a second look at the region around `readings`, enlarged (vision.zoom), the detector
+        input size used for it and its scale (detector pixels per image pixel)."""
+        # the region follows the surely named indices, not stray marks (text, art) elsewhere in the photo
+        readings = [r for r in readings if r.probability >= ZOOM_REGION_MIN_PROBABILITY] or readings
+        boxes = np.array([r.box for r in readings], np.float64)
+        index_size = float(np.median([r.size for r in readings]))
+        region = layout_region(boxes, index_size, image.shape)
+        picture, factor, input_side = zoomed_region(image, region, index_size,
+                                                    (self.detection_sizes[0], LARGER_DETECTION_SIZE))
+        return (readings_out_of(self.at(picture, input_side, timings), region[:2], (factor, factor)),
+                input_side, input_side / max(region[2] - region[0], region[3] - region[1]))
+
+    def at(self, image: np.ndarray, size: int, timings: dict[str, float]) -> list[IndexReading]:
+        """Detect at one input size, classify the crops, drop `none` and faint boxes not named plainly."""
+        start = time.perf_counter()
+        boxes, scores = self.detector.detect(image, size, score_threshold=self.faint_box_score)
+        keep = ((boxes[:, 2] - boxes[:, 0]) >= MIN_BOX_SIDE) & ((boxes[:, 3] - boxes[:, 1]) >= MIN_BOX_SIDE)
+        boxes, scores = boxes[keep], scores[keep]
+        middle = time.perf_counter()
+        probs = self.classifier.probabilities(image, boxes)
+        timings["detect"] += (middle - start) * 1000
+        timings["classify"] += (time.perf_counter() - middle) * 1000
+        readings = []
+        for box, score, prob in zip(boxes, scores, probs):
+            label = int(np.argmax(prob))
+            if score < self.score_threshold and prob[label] < self.faint_box_min_probability:
+                continue
+            if CLASS_NAMES[label] != NONE_CLASS:
+                readings.append(IndexReading(tuple(float(v) for v in box), CLASS_NAMES[label],
+                                             float(prob[label]), float(score)))
+        return readings
+
+
+
+def _evidence(readings: list[IndexReading]) -> float:
+    """The classifier's evidence in a look's readings: the sum of their probabilities."""
+    return sum(r.probability for r in readings)
+
+
+def _scale(size: int, long_side: int) -> float:
+    """Detector input pixels per image pixel of a whole-image look at `size` (the detector never enlarges)."""
+    return min(size / long_side, 1.0)
+
+
