@@ -9,7 +9,8 @@ who failed to block (頂大).
 One module a concern; this package's names are the public ones, used as `rounds.X`:
 errors (RoundError), shape (rows and sizes of a hand), loading (find, lock, checks, events),
 creation, parsing (typed cards), hands (typed cards, surrender, natural, who went out, instant win,
-finishing order), corrections, photos, review (warnings, readiness, scoring's input), settling, serialise (JSON)."""
+finishing order), corrections, suggestions (unsure marks to add with one tap), photos, review (warnings, readiness, scoring's input),
+settling, serialise (JSON)."""
 from __future__ import annotations
 
 from webapp.rounds.corrections import correct_card, remove_card, swap_rows
@@ -23,6 +24,7 @@ from webapp.rounds.photos import add_photo
 from webapp.rounds.review import WARNING_TEXT, hand_warnings, ready_to_settle, round_input, round_warnings
 from webapp.rounds.serialise import hand_json, round_json
 from webapp.rounds.settling import NOT_READY, reopen, settle
+from webapp.rounds.suggestions import unsure_suggestions
 from webapp.rounds.shape import CARDS_LEFT, ROW_SIZES, ROWS, bigtwo_rules, layout
 
 __all__ = [
@@ -30,5 +32,5 @@ __all__ = [
     "correct_card", "find_round", "hand_json", "hand_warnings", "layout", "new_round", "normalise",
     "parse_cards_left", "parse_rows", "parse_typed", "ready_to_settle", "remove_card", "reopen", "require_open",
     "round_input", "round_json", "round_warnings", "set_instant_win", "set_manual", "set_natural", "set_out", "set_round_details",
-    "set_surrender", "settle", "swap_rows",
+    "set_surrender", "settle", "swap_rows", "unsure_suggestions",
 ]

@@ -1,0 +1,45 @@
+"""Cards to offer for a hand's free place with one tap: the marks the reader left out as unsure. When a card is
+missing from a hand read from a photo, it is most often one of them (a fanned card whose suit is half covered,
+a corner read at 0.5), and tapping it is quicker than picking the card from all 52."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vision.messages import UNSURE_MARKS_WARNING
+from webapp import reader
+from webapp.models import Hand, Round
+from webapp.rounds.shape import layout
+
+# One mark as the reader lists it: "7H? (0.41)"
+_MARK = re.compile(r"(?P<code>[2-9TJQKA][SHDC])\? \((?P<confidence>[\d.]+)\)")
+
+
+def unsure_suggestions(rnd: Round, player: str) -> list[dict[str, Any]]:
+    """Each unsure mark of the player's photo that no hand of the round holds yet, surest first, with the place it
+    would fill: the first row short of its size (Big Two: the cards left). None once the hand is full."""
+    hand = next(h for h in rnd.hands if h.player == player)
+    if hand.upload is None or hand.state != "cards":
+        return []
+    place = _free_place(hand, layout(rnd.game))
+    if place is None:
+        return []
+    held = {code for h in rnd.hands for row in layout(rnd.game) for code in getattr(h, row)}
+    marks: dict[str, float] = {}
+    for text in reader.summarise(hand.upload.reading)["warnings"]:
+        if text.startswith(UNSURE_MARKS_WARNING):
+            for found in _MARK.finditer(text):
+                code, confidence = found["code"], float(found["confidence"])
+                if code not in held:
+                    marks[code] = max(confidence, marks.get(code, 0.0))
+    row, index = place
+    return [{"code": code, "percent": round(confidence * 100), "row": row, "index": index}
+            for code, confidence in sorted(marks.items(), key=lambda item: -item[1])]
+
+
+def _free_place(hand: Hand, sizes: dict[str, int]) -> tuple[str, int] | None:
+    for row, size in sizes.items():
+        cards = getattr(hand, row)
+        if len(cards) < size:
+            return row, len(cards)
+    return None
