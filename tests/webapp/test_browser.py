@@ -306,3 +306,26 @@ def test_a_big_two_round_on_a_phone(live_server, page):
     assert page.locator("#standings-chart polyline").count() == 3
     page.click("button[value=zh-Hant]")
     page.wait_for_selector("text=鋤大弟（大老二）")
+
+
+def test_an_unsure_mark_is_added_with_one_tap(live_server, page, monkeypatch, tmp_path):
+    """A hand read a card short, with the reader's unsure marks: the page offers them, one tap fills the row."""
+    from webapp import reader
+
+    rows = {"front": ["AS", "KS", "QS"], "middle": ["2C", "2D", "9H", "9S", "4C"], "back": ["3H", "4H", "5H", "6H"]}
+    cards = [{"code": c, "confidence": 0.97, "box": [i * 40, 10, i * 40 + 30, 50], "row": row}
+             for i, (row, c) in enumerate((row, c) for row, codes in rows.items() for c in codes)]
+    monkeypatch.setattr(reader, "_read", lambda data, loose: {
+        "cards": cards, "rows": rows, "warnings": ["left out unsure marks: 7H? (0.41), 8D? (0.30)"]})
+    open_first_hand(page, live_server)
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(jpeg_bytes(1280, 960))
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(photo))
+    page.wait_for_selector("#suggestions")
+    shot(page, "09-unsure-suggestions")
+    assert page.locator("#suggestions button").evaluate_all("els => els.map(e => e.value)") == ["7H", "8D"]
+    with page.expect_navigation():
+        page.click("#suggestions button[value='7H']")
+    assert review_rows(page) == "AS KS QS / 2C 2D 9H 9S 4C / 3H 4H 5H 6H 7H"
+    assert page.locator("#suggestions").count() == 0
