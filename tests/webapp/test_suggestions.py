@@ -72,3 +72,16 @@ def test_the_offer_is_translated(client, monkeypatch):
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
     page = client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)
     assert "缺牌？讀取時不確定的牌如下" in page and _offered(page)
+
+
+def test_big_two_cards_left_are_offered_the_unsure_marks_too(client, monkeypatch):
+    reading = {"cards": [{"code": c, "confidence": 0.95, "box": [i * 10, 0, i * 10 + 8, 12], "row": None}
+                         for i, c in enumerate(["3D", "4C", "KH"])],
+               "rows": None, "warnings": ["left out unsure marks: 2S? (0.52)"]}
+    token = create_game(client, players=("Ann", "Bob", "Cy"), preset="bigtwo-hk", game="bigtwo")
+    token, number = _hand_read(client, monkeypatch, reading, token=token, seat=1)
+    page = client.get(f"/g/{token}/r/{number}/p/1").get_data(as_text=True)
+    assert _offered(page) == [("cards", "3", "2S")]
+    client.post(f"/g/{token}/r/{number}/p/1/correct", data={
+        "csrf_token": csrf_token(client), "row": "cards", "index": "3", "code": "2S"})
+    assert client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][1]["cards"] == ["3D", "4C", "KH", "2S"]
