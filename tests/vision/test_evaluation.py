@@ -473,3 +473,39 @@ def test_the_real_deck_set_is_reported_from_its_own_folder(tmp_path, reader, mon
     report = (out / "report.md").read_text()
     assert f"photos of every kind of a real deck ({folder}) | rows exactly right | 1.000" in report
     assert "synthetic val photos of every kind" not in report  # only the set asked for
+
+
+def test_the_moved_photos_set_reads_every_second_photo_smeared_at_stepping_angles(tmp_path, reader, monkeypatch):
+    from vision.evaluation import views
+
+    folder = tmp_path / "synth-v9" / "photos" / "val"
+    folder.mkdir(parents=True)
+    for i in range(4):
+        write_scene(folder, f"{i:04d}", [list(r) for r in deal(i)], 0)
+    smeared = []
+    real_moved = views.moved_photo_bytes
+    monkeypatch.setattr(run_module, "moved_photo_bytes",
+                        lambda path, order: smeared.append((path.name, order)) or real_moved(path, order))
+    monkeypatch.setattr(run_module, "make_reader", lambda args: reader)
+    for name in ("cards.onnx", "cards_cls.onnx"):
+        (tmp_path / name).write_bytes(b"stand-in")
+    parser = argparse.ArgumentParser()
+    run_module.add_arguments(parser)
+    out = tmp_path / "out"
+    args = parser.parse_args(["--sets", "photos-moved", "--photos", str(folder), "--out", str(out),
+                              "--models", str(tmp_path)])
+    assert run_module.run_evaluation(args) == 0
+    assert smeared == [("0000.jpg", 0), ("0002.jpg", 1)]
+    report = (out / "report.md").read_text()
+    assert "every second one moved 1.5% of its side" in report and "| card recall |" in report
+    # the view smears along the stepping angle and keeps the photo's size
+    image = cv2.imread(str(folder / "0001.jpg"))
+    moved = cv2.imdecode(np.frombuffer(real_moved(folder / "0001.jpg", 0), np.uint8), cv2.IMREAD_COLOR)
+    assert moved.shape == image.shape
+
+    def along_x_over_along_y(picture):
+        picture = picture.astype(float)
+        return np.abs(np.diff(picture, axis=1)).mean() / np.abs(np.diff(picture, axis=0)).mean()
+
+    # order 0 is smeared at 0 degrees: the changes along x flatten far more than those along y
+    assert along_x_over_along_y(moved) < 0.8 * along_x_over_along_y(image)

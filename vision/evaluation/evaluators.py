@@ -285,11 +285,13 @@ def _count_missed(result: SetResult, scene: Scene, truth: Counter, guess: Counte
         result.missed_by_size[(scene.kind, index_size_bin(boxes_by_code.get(code, [])))] += 1
 
 
-def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetResult:
+def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
+                    load: Callable[[int, Scene], bytes] | None = None) -> SetResult:
     """Full pipeline on rendered photos: cards found (per kind too), rows exactly right (3/5/5 layouts), index mAP
     of the detector alone at the reader's first size, and 52-class index mAP of what the whole reader finds.
     Scenes without rows (fans, scattered or single cards) are read in loose mode; their truth is every card
-    with a visible index."""
+    with a visible index. `load(order, scene)` gives the bytes read instead of the photo as rendered (a view that
+    moves no label, e.g. vision.evaluation.views.moved_photo_bytes)."""
     result = SetResult(name)
     detections = DetectionAccumulator()
     named = ClassDetectionAccumulator()
@@ -299,9 +301,9 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str) -> SetRe
     by_kind: dict[str, SetResult] = {}
     start = time.perf_counter()
     layouts = exact = same_members = oracle = silent_layouts = silent_loose = loose = 0
-    for scene in scenes:
+    for order, scene in enumerate(scenes):
         result.photos += 1
-        data = scene.image.read_bytes()
+        data = load(order, scene) if load else scene.image.read_bytes()
         try:
             read = reader.read(data, loose=scene.rows is None)
         except ImageError:

@@ -18,15 +18,15 @@ from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_LABELS, NO_
                                           evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
                                           evaluate_singles)
 from vision.evaluation.metrics import worst_confusions
-from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, STEEP_VIEWS, blurred_view_bytes,
-                                    blurred_view_with_boxes, lit_view_with_boxes, steep_view_bytes,
+from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS, blurred_view_bytes,
+                                    blurred_view_with_boxes, lit_view_with_boxes, moved_photo_bytes, steep_view_bytes,
                                     steep_view_with_boxes)
 from vision.looks import DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE
 from vision.reader import MODELS_DIR, CardReader
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 
-ALL_SETS = ("synthetic", "photos", "real-deck", "tiles", "phone", "phone-steep", "phone-blur", "webcam", "edje",
-            "edje-steep", "edje-blur", "edje-light")
+ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "tiles", "phone", "phone-steep", "phone-blur", "webcam",
+            "edje", "edje-steep", "edje-blur", "edje-light")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -165,6 +165,9 @@ def run_evaluation(args: argparse.Namespace) -> int:
              "synthetic: no validation scenes folder found"),
             ("photos", args.photos, "photos", "synth-v", "synthetic val photos of every kind",
              "photos: no synthetic photos folder found (python -m vision.synth --parts photos)"),
+            ("photos-moved", args.photos, "photos", "synth-v",
+             f"synthetic val photos of every kind, every second one moved {MOVED_SHARE:.1%} of its side",
+             "photos-moved: no synthetic photos folder found (python -m vision.synth --parts photos)"),
             ("real-deck", args.real_deck_photos, "photos", "synth-real-v", "photos of every kind of a real deck",
              "real-deck: no photos of the real decks found (python -m vision.synth --parts photos --val-decks "
              "real_webcam,real_phone, docs/synth.md)")):
@@ -175,8 +178,12 @@ def run_evaluation(args: argparse.Namespace) -> int:
                                                                    prefix=prefix)) is not None:
             folder = root / part / "val"
         if folder and folder.is_dir():
-            scenes = datasets.subsample(datasets.load_scenes(folder), args.limit)
-            results.append((evaluate_scenes(reader, scenes, f"{title} ({folder})"), CARD_CODES))
+            scenes = datasets.load_scenes(folder)
+            moved = key == "photos-moved"
+            scenes = datasets.subsample(scenes[::2] if moved else scenes, args.limit)
+            results.append((evaluate_scenes(reader, scenes, f"{title} ({folder})",
+                                            load=(lambda order, scene: moved_photo_bytes(scene.image, order))
+                                            if moved else None), CARD_CODES))
         else:
             skipped.append(missing)
     if "tiles" in wanted:

@@ -79,6 +79,21 @@ def blurred(image: np.ndarray, defocus_share: float, motion_share: float, motion
     return motion_blur(image, motion_share * long_side, motion_angle)
 
 
+# Synthetic photos of every kind seen by a moved camera (`--sets photos-moved`): every second photo smeared this share
+# of its long side, at an angle that steps by MOVED_ANGLE_STEP degrees from photo to photo (session 35; the set of
+# session 34's /work/notes/s34/synth_moved.py, made on the fly)
+MOVED_SHARE, MOVED_ANGLE_STEP = 0.015, 37
+
+
+def moved_photo_bytes(path: Path, order: int) -> bytes:
+    """JPEG bytes of the photo at `path` smeared MOVED_SHARE of its long side at (order x MOVED_ANGLE_STEP) mod 180
+    degrees; its labels stay where they are (a smear moves no index)."""
+    from vision.decode import decode_photo
+
+    angle = (order * MOVED_ANGLE_STEP) % 180
+    return _jpeg(blurred(decode_photo(path.read_bytes()).image, 0.0, MOVED_SHARE, angle), path)
+
+
 def blurred_view_with_boxes(path: Path, labels: list[dict], defocus_share: float, motion_share: float
                             ) -> tuple[bytes, list[dict]]:
     """JPEG bytes of a blurred view of the photo at `path` (EXIF orientation applied first) and its labels, which
