@@ -34,6 +34,17 @@ def test_a_long_smear_is_measured_too(length, angle):
     assert _angle_apart(line.angle, angle) <= 8
 
 
+@pytest.mark.parametrize("length, angle", [(23.3, 37), (28.6, 112), (31.0, 163), (26.0, 58)])
+def test_a_line_between_the_cepstrum_pixels_is_placed_between_them(length, angle):
+    """Measured at 384 px, one cepstrum pixel is 3.1 px of this 1200 px page: the peak's sub-pixel fit finds the
+    direction within about 2 degrees (whole pixels alone: 2.8-4.5 degrees off on these four)."""
+    large = cv2.resize(glyph_page(), None, fx=1.5, fy=1.5, interpolation=cv2.INTER_CUBIC)
+    line = motion_line(motion_blur(large, length, angle))
+    assert line is not None
+    assert abs(line.length - length) <= 0.07 * length
+    assert _angle_apart(line.angle, angle) <= 2.2
+
+
 def test_a_large_photo_is_measured_shrunk_and_the_line_given_in_its_own_pixels():
     large = cv2.resize(glyph_page(), None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)  # 2400 px long side
     line = motion_line(motion_blur(large, 36, 45))
@@ -68,8 +79,9 @@ def test_jpeg_blocks_of_a_blurred_featureless_photo_are_not_taken_for_a_moved_ca
     monkeypatch.setattr("vision.motion.MIN_ANISOTROPY", 0.0)  # the grid rule alone
     assert motion_line(compressed) is None
     monkeypatch.setattr("vision.motion.MIN_DEPTH_ON_BLOCK_GRID", MIN_DEPTH)
-    line = motion_line(compressed)
-    assert line is not None and line.length % 8 == 0 and line.angle in (0.0, 90.0)
+    line = motion_line(compressed)  # a block-grid peak: 8 px out on an axis, within the sub-pixel fit's half pixel
+    assert line is not None and abs(line.length - 8 * round(line.length / 8)) <= 0.75
+    assert min(_angle_apart(line.angle, 0.0), _angle_apart(line.angle, 90.0)) <= 5
 
 
 def test_a_peak_the_glyphs_imitate_is_refused_because_edges_across_it_are_no_steeper(monkeypatch):
