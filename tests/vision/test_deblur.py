@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.deblur import motion_deblurred, restored, unsharp_masked
+from vision.deblur import motion_deblurred, noise_to_signal_for, restored, unsharp_masked
 from vision.degrade import motion_blur
 from vision.motion import MotionLine, motion_line
 from vision.sharpness import crop_sharpness
@@ -75,10 +75,18 @@ def test_a_photo_is_restored_along_its_measured_line_when_it_shows_one_and_unsha
     moved = motion_blur(sharp, 14, 60)
     line = motion_line(moved)
     assert line is not None
-    assert np.array_equal(restored(moved, line), motion_deblurred(moved, line))
+    assert np.array_equal(restored(moved, line), motion_deblurred(moved, line, noise_to_signal_for(line)))
+    long_line = MotionLine(length=30.0, angle=line.angle, depth=line.depth)  # undone harder than the default 0.01
+    assert not np.array_equal(restored(moved, long_line), motion_deblurred(moved, long_line))
     out_of_focus = cv2.GaussianBlur(sharp, (0, 0), 2.5)
     assert motion_line(out_of_focus) is None
     assert np.array_equal(restored(out_of_focus, None), unsharp_masked(out_of_focus))
+
+
+@pytest.mark.parametrize("length, expected", [(4.0, 0.01), (15.0, 0.01), (20.0, 0.0075), (30.0, 0.005), (90.0, 0.005)])
+def test_long_lines_are_undone_harder(length, expected):
+    """Short lines (a small photo's) at 0.01, a 12 MP photo's 30 px ones at 0.005, falling as 1 / length between."""
+    assert noise_to_signal_for(MotionLine(length=length, angle=30.0, depth=5.0)) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("length, noise_to_signal", [(0.0, 0.01), (-3.0, 0.01), (10.0, 0.0)])
