@@ -457,20 +457,23 @@ def test_the_newest_dataset_of_a_kind_is_found_by_its_prefix(tmp_path):
     assert datasets.newest_synth_root(tmp_path, needs, prefix="synth-real-v") == tmp_path / "synth-real-v3"
 
 
-def test_the_real_deck_set_is_reported_from_its_own_folder(tmp_path, reader, monkeypatch):
-    folder = tmp_path / "real" / "photos" / "val"
-    folder.mkdir(parents=True)
-    write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]], 0)
+def _evaluation_report(tmp_path, reader, monkeypatch, *argv: str) -> str:
+    """report.md of `vision evaluate ARGV` run with `reader` over stand-in model files in tmp_path."""
     monkeypatch.setattr(run_module, "make_reader", lambda args: reader)
     for name in ("cards.onnx", "cards_cls.onnx"):  # the report names the model files it was given
         (tmp_path / name).write_bytes(b"stand-in")
     parser = argparse.ArgumentParser()
     run_module.add_arguments(parser)
     out = tmp_path / "out"
-    args = parser.parse_args(["--sets", "real-deck", "--real-deck-photos", str(folder), "--out", str(out),
-                              "--models", str(tmp_path)])
-    assert run_module.run_evaluation(args) == 0
-    report = (out / "report.md").read_text()
+    assert run_module.run_evaluation(parser.parse_args([*argv, "--out", str(out), "--models", str(tmp_path)])) == 0
+    return (out / "report.md").read_text()
+
+
+def test_the_real_deck_set_is_reported_from_its_own_folder(tmp_path, reader, monkeypatch):
+    folder = tmp_path / "real" / "photos" / "val"
+    folder.mkdir(parents=True)
+    write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]], 0)
+    report = _evaluation_report(tmp_path, reader, monkeypatch, "--sets", "real-deck", "--real-deck-photos", str(folder))
     assert f"photos of every kind of a real deck ({folder}) | rows exactly right | 1.000" in report
     assert "synthetic val photos of every kind" not in report  # only the set asked for
 
@@ -486,17 +489,8 @@ def test_the_moved_photos_set_reads_every_second_photo_smeared_at_stepping_angle
     real_moved = views.moved_photo_bytes
     monkeypatch.setattr(run_module, "moved_photo_bytes",
                         lambda path, order: smeared.append((path.name, order)) or real_moved(path, order))
-    monkeypatch.setattr(run_module, "make_reader", lambda args: reader)
-    for name in ("cards.onnx", "cards_cls.onnx"):
-        (tmp_path / name).write_bytes(b"stand-in")
-    parser = argparse.ArgumentParser()
-    run_module.add_arguments(parser)
-    out = tmp_path / "out"
-    args = parser.parse_args(["--sets", "photos-moved", "--photos", str(folder), "--out", str(out),
-                              "--models", str(tmp_path)])
-    assert run_module.run_evaluation(args) == 0
+    report = _evaluation_report(tmp_path, reader, monkeypatch, "--sets", "photos-moved", "--photos", str(folder))
     assert smeared == [("0000.jpg", 0), ("0002.jpg", 1)]
-    report = (out / "report.md").read_text()
     assert "every second one moved 1.5% of its side" in report and "| card recall |" in report
     # the view smears along the stepping angle and keeps the photo's size
     image = cv2.imread(str(folder / "0001.jpg"))
