@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.degrade import motion_blur
-from vision.motion import MIN_DEPTH, MIN_LENGTH_PX, edge_anisotropy, motion_line
+from vision.motion import MIN_DEPTH, MIN_LENGTH_PX, edge_anisotropy, measuring_shrink, motion_line
 
 from glyph_pages import glyph_page
 
@@ -43,6 +43,12 @@ def test_a_line_between_the_cepstrum_pixels_is_placed_between_them(length, angle
     assert line is not None
     assert abs(line.length - length) <= 0.07 * length
     assert _angle_apart(line.angle, angle) <= 2.2
+
+
+@pytest.mark.parametrize("long_side, measured", [(300, 300), (504, 384), (1536, 384), (1800, 450), (2000, 500),
+                                                 (4000, 512)])
+def test_small_photos_are_measured_at_384_px_and_large_ones_at_a_quarter_of_their_side_up_to_512(long_side, measured):
+    assert long_side * measuring_shrink(long_side) == pytest.approx(measured)
 
 
 def test_a_large_photo_is_measured_shrunk_and_the_line_given_in_its_own_pixels():

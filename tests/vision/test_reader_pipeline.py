@@ -767,7 +767,10 @@ class LooksRecorded(MarkerDetector):
         return super().detect(image, long_side, score_threshold=score_threshold)
 
 
-def test_the_stretched_read_is_one_look_at_the_hands_region_and_none_when_nothing_was_found():
+def test_the_stretched_read_is_one_look_at_the_hands_region_and_none_when_nothing_was_found(monkeypatch):
+    # this drawn page, squeezed, shows a false 29 px line when measured at 500 px (session 35); the looks counted
+    # here are the stretched read's, so no line is measured
+    monkeypatch.setattr("vision.reader.motion_line", lambda picture: None)
     rows = deal(21)
     image, where = render(rows, size=(2000, 1500), scale=0.8, centre=(900, 700))  # a hand in part of the photo
     steep = _squeezed(image)
