@@ -14,10 +14,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-# The photo is measured at this long side: a smear of 0.9-5.5 % of the photo's side falls between MIN_LENGTH_PX and
-# WINDOW / 3, where the window's cepstrum can place it. At 512 long smears showed faintly or not at all (edje photos
-# smeared 2.5 %: found in 58 of 91, 86 at 384) and a blurred page's broad spectral slope put false peaks near the
-# centre; at 256 short smears fall under MIN_LENGTH_PX [motion line].
+# A photo up to 4 x 384 px is measured at this long side (see measuring_shrink): a smear of 0.9-5.5 % of the photo's
+# side falls between MIN_LENGTH_PX and WINDOW / 3, where the window's cepstrum can place it. Measured as they are
+# (504 px, not shrunk), edje's long smears showed faintly or not at all (2.5 %: found in 58 of 91, 86 at 384) and a
+# blurred page's broad spectral slope put false peaks near the centre; at 256 short smears fall under MIN_LENGTH_PX
+# [motion line].
 MEASURE_LONG_SIDE = 384
 # ...and a photo of more than 4 x 384 px at a quarter of its side, up to 512: shrunk that much it still averages
 # away its noise and JPEG blocks, and a 2000 px photo's 1-1.5 % smears are found more often and placed better

@@ -65,7 +65,6 @@ class CardReader:
             detection_sizes=detection_sizes, score_threshold=score_threshold, faint_box_score=faint_box_score,
             faint_box_min_probability=faint_box_min_probability, min_card_confidence=min_card_confidence)
         self.crop_source_long_side = crop_source_long_side
-        self.min_card_confidence = min_card_confidence
         self.fill_min_confidence = fill_min_confidence
         self.sharpen_blurred = sharpen_blurred
         self.unsqueeze_short_reads = unsqueeze_short_reads
@@ -85,6 +84,10 @@ class CardReader:
     @property
     def score_threshold(self) -> float:
         return self.looks.score_threshold
+
+    @property
+    def min_card_confidence(self) -> float:
+        return self.looks.min_card_confidence
 
     def read(self, data: bytes, *, loose: bool = False) -> ReadResult:
         timings: dict[str, float] = {}
@@ -187,6 +190,7 @@ class CardReader:
 
     def _result_of(self, readings: list[IndexReading], shape: tuple[int, ...], reduction: float, loose: bool,
                    timings: dict[str, float], size: int) -> ReadResult:
+        """vision.results.result_of with this reader's thresholds."""
         return result_of(readings, shape, reduction, loose, timings, size, min_card_confidence=self.min_card_confidence,
                          fill_min_confidence=self.fill_min_confidence)
 

@@ -311,12 +311,11 @@ def test_a_big_two_round_on_a_phone(live_server, page):
 def test_an_unsure_mark_is_added_with_one_tap(live_server, page, monkeypatch, tmp_path):
     """A hand read a card short, with the reader's unsure marks: the page offers them, one tap fills the row."""
     from webapp import reader
+    from webapp_testkit import reading_of
 
     rows = {"front": ["AS", "KS", "QS"], "middle": ["2C", "2D", "9H", "9S", "4C"], "back": ["3H", "4H", "5H", "6H"]}
-    cards = [{"code": c, "confidence": 0.97, "box": [i * 40, 10, i * 40 + 30, 50], "row": row}
-             for i, (row, c) in enumerate((row, c) for row, codes in rows.items() for c in codes)]
-    monkeypatch.setattr(reader, "_read", lambda data, loose: {
-        "cards": cards, "rows": rows, "warnings": ["left out unsure marks: 7H? (0.41), 8D? (0.30)"]})
+    reading = reading_of(rows, ["left out unsure marks: 7H? (0.41), 8D? (0.30)"])
+    monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
     open_first_hand(page, live_server)
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(jpeg_bytes(1280, 960))

@@ -1,30 +1,10 @@
 """The reader's unsure marks offered for a hand's free place with one tap (webapp.rounds.suggestions)."""
-import io
 import re
 
-from webapp_testkit import create_game, csrf_token, jpeg_bytes, new_round
+from webapp_testkit import create_game, csrf_token, hand_read_from_photo, reading_of
 
 ROWS = {"front": ["AS", "KS", "QS"], "middle": ["2C", "2D", "9H", "9S", "4C"], "back": ["3H", "4H", "5H", "6H"]}
 UNSURE = "left out unsure marks: 7H? (0.41), AS? (0.38), 8D? (0.30)"
-
-
-def _reading(rows: dict[str, list[str]], warnings: list[str]) -> dict:
-    cards = [{"code": code, "confidence": 0.97, "box": [i * 10, 0, i * 10 + 8, 12], "row": row}
-             for i, (row, code) in enumerate((row, code) for row, codes in rows.items() for code in codes)]
-    return {"cards": cards, "rows": rows, "warnings": warnings}
-
-
-def _hand_read(client, monkeypatch, reading: dict, token: str | None = None, seat: int = 0) -> tuple[str, int]:
-    from webapp import reader
-
-    monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
-    token = token or create_game(client)
-    number = new_round(client, token)
-    response = client.post(f"/g/{token}/r/{number}/p/{seat}/photo", data={
-        "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")},
-        content_type="multipart/form-data")
-    assert response.status_code == 303
-    return token, number
 
 
 def _offered(page: str) -> list[tuple[str, str, str]]:
@@ -37,7 +17,7 @@ def _offered(page: str) -> list[tuple[str, str, str]]:
 
 
 def test_unsure_marks_are_offered_for_the_free_place_surest_first_and_one_tap_adds_one(client, monkeypatch):
-    token, number = _hand_read(client, monkeypatch, _reading(ROWS, [UNSURE]))
+    token, number = hand_read_from_photo(client, monkeypatch, reading_of(ROWS, [UNSURE]))
     page = client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)
     # AS is already in the hand: not offered; the back row is the one short of a card
     assert _offered(page) == [("back", "4", "7H"), ("back", "4", "8D")]
@@ -51,35 +31,33 @@ def test_unsure_marks_are_offered_for_the_free_place_surest_first_and_one_tap_ad
 
 
 def test_nothing_is_offered_without_unsure_marks_or_a_free_place(client, monkeypatch):
-    token, number = _hand_read(client, monkeypatch, _reading(ROWS, []))
+    token, number = hand_read_from_photo(client, monkeypatch, reading_of(ROWS, []))
     assert _offered(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)) == []
     full = dict(ROWS, back=ROWS["back"] + ["7H"])
-    token, number = _hand_read(client, monkeypatch, _reading(full, [UNSURE]))
+    token, number = hand_read_from_photo(client, monkeypatch, reading_of(full, [UNSURE]))
     assert _offered(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)) == []
 
 
 def test_a_card_another_hand_holds_is_not_offered(client, monkeypatch):
     from webapp_testkit import enter_rows
 
-    token, number = _hand_read(client, monkeypatch, _reading(ROWS, [UNSURE]))
+    token, number = hand_read_from_photo(client, monkeypatch, reading_of(ROWS, [UNSURE]))
     response = enter_rows(client, token, number, 1, "8D 8C 8S / 3C 3D 3S 4D 4S / 5C 5D 5S 6C 6D")
     assert response.status_code == 303
     assert _offered(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)) == [("back", "4", "7H")]
 
 
 def test_the_offer_is_translated(client, monkeypatch):
-    token, number = _hand_read(client, monkeypatch, _reading(ROWS, [UNSURE]))
+    token, number = hand_read_from_photo(client, monkeypatch, reading_of(ROWS, [UNSURE]))
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
     page = client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)
     assert "缺牌？讀取時不確定的牌如下" in page and _offered(page)
 
 
 def test_big_two_cards_left_are_offered_the_unsure_marks_too(client, monkeypatch):
-    reading = {"cards": [{"code": c, "confidence": 0.95, "box": [i * 10, 0, i * 10 + 8, 12], "row": None}
-                         for i, c in enumerate(["3D", "4C", "KH"])],
-               "rows": None, "warnings": ["left out unsure marks: 2S? (0.52)"]}
+    reading = reading_of({"cards": ["3D", "4C", "KH"]}, ["left out unsure marks: 2S? (0.52)"])
     token = create_game(client, players=("Ann", "Bob", "Cy"), preset="bigtwo-hk", game="bigtwo")
-    token, number = _hand_read(client, monkeypatch, reading, token=token, seat=1)
+    token, number = hand_read_from_photo(client, monkeypatch, reading, token=token, seat=1)
     page = client.get(f"/g/{token}/r/{number}/p/1").get_data(as_text=True)
     assert _offered(page) == [("cards", "3", "2S")]
     client.post(f"/g/{token}/r/{number}/p/1/correct", data={

@@ -60,17 +60,35 @@ def enter_rows(client, token: str, number: int, seat: int, rows: str):
     return client.post(f"/g/{token}/r/{number}/p/{seat}/manual", data={"csrf_token": csrf_token(client), "rows": rows})
 
 
-def warnings_after_reading(client, monkeypatch, reading: dict) -> tuple[str, int, list[dict]]:
-    """A new game's first hand read from a photo whose reading is `reading`: its token, round and review warnings."""
+def reading_of(rows: dict[str, list[str]], warnings: list[str], confidence: float = 0.97) -> dict:
+    """A reader's JSON for a hand read in `rows` (Big Two: {"cards": [...]}, read loose), each card named surely."""
+    placed = [(row, code) for row, codes in rows.items() for code in codes]
+    loose = list(rows) == ["cards"]
+    cards = [{"code": code, "confidence": confidence, "box": [i * 40, 10, i * 40 + 30, 50], "row": None if loose else row}
+             for i, (row, code) in enumerate(placed)]
+    return {"cards": cards, "rows": None if loose else rows, "warnings": warnings}
+
+
+def hand_read_from_photo(client, monkeypatch, reading: dict, token: str | None = None,
+                         seat: int = 0) -> tuple[str, int]:
+    """A new round's hand at `seat` read from a photo whose reading is `reading` (a new game unless `token`): the
+    game's token and the round's number."""
     import io
 
     from webapp import reader
 
     monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
-    token = create_game(client)
+    token = token or create_game(client)
     number = new_round(client, token)
-    client.post(f"/g/{token}/r/{number}/p/0/photo", data={
+    response = client.post(f"/g/{token}/r/{number}/p/{seat}/photo", data={
         "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")},
         content_type="multipart/form-data")
+    assert response.status_code == 303
+    return token, number
+
+
+def warnings_after_reading(client, monkeypatch, reading: dict) -> tuple[str, int, list[dict]]:
+    """A new game's first hand read from a photo whose reading is `reading`: its token, round and review warnings."""
+    token, number = hand_read_from_photo(client, monkeypatch, reading)
     warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
     return token, number, warnings
