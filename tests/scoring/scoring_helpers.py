@@ -11,6 +11,7 @@ import numpy as np
 import scoring
 from scoring.cards import CODES, card_from_text
 from scoring.evaluate import evaluate_five_batch
+from scoring_reference import reference_fouled
 
 _FIVE_OF_13 = np.array(list(itertools.combinations(range(13), 5)))
 _FIVE_OF_8 = np.array(list(itertools.combinations(range(8), 5)))
@@ -48,14 +49,18 @@ def as_rows(cards: list[str]) -> str:
 
 
 def strongest_back_arrangement(cards: list[str]) -> str:
-    """A legal arrangement: the best five cards at the back, the best five of the rest in the middle."""
+    """A legal arrangement under every preset's row order (front < middle < back, strictly): the best five cards
+    at the back, the best five of the rest in the middle; when those two tie (two straights of one rank) or the
+    middle ties the front, the next best middle, then the next best back."""
     ints = np.array([card_from_text(card) for card in cards])
-    back = _FIVE_OF_13[int(np.argmax(evaluate_five_batch(ints[_FIVE_OF_13])))]
-    rest = np.delete(ints, back)
-    middle = _FIVE_OF_8[int(np.argmax(evaluate_five_batch(rest[_FIVE_OF_8])))]
-    front = np.delete(rest, middle)
-    ordered = [CODES[c] for c in front] + [CODES[c] for c in rest[middle]] + [CODES[c] for c in ints[back]]
-    return as_rows(ordered)
+    for back in _FIVE_OF_13[np.argsort(-evaluate_five_batch(ints[_FIVE_OF_13]), kind="stable")]:
+        rest = np.delete(ints, back)
+        for middle in _FIVE_OF_8[np.argsort(-evaluate_five_batch(rest[_FIVE_OF_8]), kind="stable")]:
+            rows = ([CODES[c] for c in np.delete(rest, middle)], [CODES[c] for c in rest[middle]],
+                    [CODES[c] for c in ints[back]])
+            if not reference_fouled(*rows, strict=True):
+                return as_rows(rows[0] + rows[1] + rows[2])
+    raise AssertionError(f"no strictly legal arrangement of {cards}")
 
 
 def rest_of_deck(*hands: str) -> list[str]:

@@ -117,3 +117,14 @@ def test_every_legal_arrangement_settles_and_rows_follow_the_reference(preset, d
             b = reference_rank(row["hands"][second]["cards"])
             expected = first if a > b else second if b > a else None
             assert row["winner"] == expected
+
+
+def test_the_legal_arrangement_helper_never_ties_two_rows():
+    """Found by the property above: these cards hold two queen-high straights; the best five at the back and the best
+    five of the rest in the middle tie, which strict row order (hk) calls fouled."""
+    cards = "9H 2C 9S 3S 8H TH 5D 8S TD QD QS JH JD".split()
+    filler_hands = {"Bob": "2D 2H 3D / 4C 4D 4H 4S 5C / 6C 6D 6H 6S 7C",
+                    "Cy": "7D 7H 7S / 8C 8D 9C 9D AC / KC KD KH KS AD"}
+    result = scoring.settle({"rules": "hk", "banker": "Ann",
+                             "players": {"Ann": strongest_back_arrangement(cards), **filler_hands}})
+    assert result["players"]["Ann"]["status"] == "rows"
