@@ -64,8 +64,8 @@ def reading_of(rows: dict[str, list[str]], warnings: list[str], confidence: floa
     """A reader's JSON for a hand read in `rows` (Big Two: {"cards": [...]}, read loose), each card named surely."""
     placed = [(row, code) for row, codes in rows.items() for code in codes]
     loose = list(rows) == ["cards"]
-    cards = [{"code": code, "confidence": confidence, "box": [i * 40, 10, i * 40 + 30, 50], "row": None if loose else row}
-             for i, (row, code) in enumerate(placed)]
+    cards = [{"code": code, "confidence": confidence, "box": [i * 40, 10, i * 40 + 30, 50],
+              "row": None if loose else row} for i, (row, code) in enumerate(placed)]
     return {"cards": cards, "rows": None if loose else rows, "warnings": warnings}
 
 
