@@ -478,6 +478,22 @@ def test_the_real_deck_set_is_reported_from_its_own_folder(tmp_path, reader, mon
     assert "synthetic val photos of every kind" not in report  # only the set asked for
 
 
+def test_the_four_colour_set_is_found_by_its_own_prefix_and_not_taken_for_the_photos_set(tmp_path, reader, monkeypatch):
+    for name in ("synth-v5", "synth-4c-v1"):
+        folder = tmp_path / name / "photos" / "val"
+        folder.mkdir(parents=True)
+        write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]],
+                    0)
+    needs = ("photos/val/*.json",)
+    assert datasets.newest_synth_root(tmp_path, needs) == tmp_path / "synth-v5"
+    assert datasets.newest_synth_root(tmp_path, needs, prefix="synth-4c-v") == tmp_path / "synth-4c-v1"
+    folder = tmp_path / "synth-4c-v1" / "photos" / "val"
+    report = _evaluation_report(tmp_path, reader, monkeypatch, "--sets", "four-colour", "--four-colour-photos",
+                                str(folder))
+    assert f"photos of every kind of the val decks in four colours ({folder}) | rows exactly right | 1.000" in report
+    assert "synthetic val photos of every kind" not in report
+
+
 def test_the_moved_photos_set_reads_every_second_photo_smeared_at_stepping_angles(tmp_path, reader, monkeypatch):
     from vision.evaluation import views
 

@@ -25,7 +25,7 @@ from vision.looks import DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MI
 from vision.reader import MODELS_DIR, CardReader
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 
-ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "tiles", "phone", "phone-steep", "phone-blur", "webcam",
+ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "four-colour", "tiles", "phone", "phone-steep", "phone-blur", "webcam",
             "edje", "edje-steep", "edje-blur", "edje-light")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
@@ -50,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--real-deck-photos", default=None,
                         help="synthetic photos of every kind of decks cut out of real photos (docs/synth.md; default: "
                              "newest /work/data/synth-real-vN/photos/val)")
+    parser.add_argument("--four-colour-photos", default=None,
+                        help="synthetic photos of every kind of the val decks printed in four colours (docs/synth.md; "
+                             "default: newest /work/data/synth-4c-vN/photos/val)")
     parser.add_argument("--data-yaml", default=None,
                         help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
     parser.add_argument("--dev-photos", default=str(datasets.DEFAULT_DEV_PHOTOS), help="real photos folder")
@@ -170,7 +173,11 @@ def run_evaluation(args: argparse.Namespace) -> int:
              "photos-moved: no synthetic photos folder found (python -m vision.synth --parts photos)"),
             ("real-deck", args.real_deck_photos, "photos", "synth-real-v", "photos of every kind of a real deck",
              "real-deck: no photos of the real decks found (python -m vision.synth --parts photos --val-decks "
-             "real_webcam,real_phone, docs/synth.md)")):
+             "real_webcam,real_phone, docs/synth.md)"),
+            ("four-colour", args.four_colour_photos, "photos", "synth-4c-v",
+             "photos of every kind of the val decks in four colours",
+             "four-colour: no four-colour photos found (python -m vision.synth --parts photos --four-colour 1, "
+             "docs/synth.md)")):
         if key not in wanted:
             continue
         folder = Path(given) if given else None

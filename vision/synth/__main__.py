@@ -1,5 +1,5 @@
 """python -m vision.synth --out DIR [--seed 0 --tiles N --crops M --scenes K --photos P --photo-crops C --photo-tiles D
---photo-kinds KIND=W,... --photo-lowres R --tile-blur B --text-crops T --font-crops F --parts ...] | --samples DIR"""
+--photo-kinds KIND=W,... --photo-lowres R --tile-blur B --four-colour C --text-crops T --font-crops F --parts ...] | --samples DIR"""
 from __future__ import annotations
 
 import argparse
@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tile-blur", type=float, default=0.0,
                         help="part phototiles: chance that a look is blurred, out of focus or moved, before its tiles "
                              "are cut (0 = never, as before; e.g. 0.35)")
+    parser.add_argument("--four-colour", type=float, default=0.0,
+                        help="chance that an item's deck is printed in four colours, diamonds blue and clubs green "
+                             "(0 = never, as before; 1 = a four-colour evaluation set)")
     parser.add_argument("--val-fraction", type=float, default=0.1)
     parser.add_argument("--val-decks", default=",".join(DEFAULT_VAL))
     parser.add_argument("--decks", default="", help="comma-separated decks to use (default: all kept decks installed)")
@@ -74,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--photo-lowres is a probability (0..1)")
     if not 0 <= args.tile_blur <= 1:
         parser.error("--tile-blur is a probability (0..1)")
+    if not 0 <= args.four_colour <= 1:
+        parser.error("--four-colour is a probability (0..1)")
     photo_kinds = parse_photo_kinds(parser, args.photo_kinds)
     command = "python -m vision.synth " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     deck_parts = tuple(p for p in parts if p not in ("textcrops", "fontcrops"))
@@ -166,7 +171,8 @@ def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespa
     manifest = generate(args.out, args.cache, args.seed, args.tiles, args.crops, args.scenes, args.val_fraction,
                         train, val, args.workers, command, parts=parts, text_sheets=args.text_sheets,
                         photos=args.photos, photo_crops=args.photo_crops, photo_tiles=args.photo_tiles,
-                        photo_kinds=photo_kinds, photo_lowres=args.photo_lowres, tile_blur=args.tile_blur)
+                        photo_kinds=photo_kinds, photo_lowres=args.photo_lowres, tile_blur=args.tile_blur,
+                        four_colour=args.four_colour)
     print(f"done in {time.time() - start:.0f} s: {manifest['counts']['detect']} tiles, "
           f"crops train {manifest['counts']['crops']['train']['total']} val {manifest['counts']['crops']['val']['total']}, "
           f"{manifest['counts']['scenes']['val']} scenes, {manifest['counts']['photos']['val']} photos, "

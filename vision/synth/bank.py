@@ -37,6 +37,7 @@ class Face:
 class DeckFaces:
     deck: Deck
     faces: dict[str, Face] = field(default_factory=dict)
+    four_colour: bool = False  # diamonds printed blue and clubs green (vision.synth.four_colour)
 
     @property
     def aspect(self) -> float:

@@ -2,7 +2,8 @@
 with --photo-kinds, seen from the tilts asked for with --photo-elevation), a share of them blurred.
 
     PYTHONPATH=. python -m vision.training.detector_box_crops --out /work/data/detcrops-s17 --photos 1200 \
-        --seed 17 --blur-share 0.6 [--models models] [--photo-kinds hand=3,rows=1] [--photo-elevation 30,55]
+        --seed 17 --blur-share 0.6 [--models models] [--photo-kinds hand=3,rows=1] [--photo-elevation 30,55] \
+        [--four-colour 0.5]
 
 The generator's classifier crops (parts crops, photocrops) are cut at the labelled index boxes with a random jitter.
 At run time the classifier is given the detector's boxes instead, and on blurred photos a newer detector finds
@@ -43,7 +44,7 @@ from vision.synth.__main__ import parse_photo_kinds, train_and_val_decks
 from vision.synth.decks import DECKS_BY_NAME, DEFAULT_VAL, installed_decks, render_all
 from vision.synth.parts import worker
 from vision.synth.parts.photos import ELEVATION, render_photo
-from vision.synth.parts.worker import deck, deck_for
+from vision.synth.parts.worker import item_deck
 from vision.synth.scene import VISIBLE_FRACTION, jpeg_roundtrip
 
 MATCH_IOU = 0.4  # a box this close to a visible index is that index
@@ -115,7 +116,7 @@ def render(seed: int, split: str, item: int, blur_share: float
     as the generator picks it), maybe blurred, after a JPEG round trip; the truth of every index; the item's random
     stream; the photo's kind."""
     rng = np.random.default_rng([seed, RNG_KEY, 0 if split == "train" else 1, item])
-    image, sc, _, kind = render_photo(rng, deck(deck_for(split, item)), split)
+    image, sc, _, kind = render_photo(rng, item_deck("photos", split, item), split)
     visible = sc.visible_labels()
     if rng.random() < blur_share and visible:
         index_px = float(np.median([max(lab.box[2] - lab.box[0], lab.box[3] - lab.box[1]) for lab in visible]))
@@ -158,12 +159,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--photo-elevation", default="", metavar="LOW,HIGH",
                    help="camera tilt in degrees (90 = top-down, 30 = steepest), drawn evenly between LOW and HIGH "
                         "(default: the generator's, mostly near top-down)")
+    p.add_argument("--four-colour", type=float, default=0.0,
+                   help="chance that a photo's deck is printed in four colours, diamonds blue and clubs green "
+                        "(vision.synth.four_colour; 0 = never, as before)")
     p.add_argument("--suit-hidden-none", action="store_true",
                    help="label a box on an index whose suit is covered `none` (default: skip it, or name it when "
                         "the index is visible enough)")
     args = p.parse_args(argv)
     if not 0.0 <= args.blur_share <= 1.0:
         p.error("--blur-share must be between 0 and 1")
+    if not 0.0 <= args.four_colour <= 1.0:
+        p.error("--four-colour must be between 0 and 1")
     elevation = parse_elevation(p, args.photo_elevation)
     photo_kinds = parse_photo_kinds(p, args.photo_kinds)
     train, val = train_and_val_decks(p, args.decks, args.val_decks, restyled=args.restyled)
@@ -172,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     render_all(args.cache, [DECKS_BY_NAME[d] for d in decks], workers=1)
     worker.init(worker.Config(out=str(args.out), cache=str(args.cache), seed=args.seed, train_decks=tuple(train),
                               val_decks=tuple(val), photo_kinds=photo_kinds,
-                              photo_elevation=elevation))
+                              photo_elevation=elevation, four_colour=args.four_colour))
     detector = IndexDetector(args.models / DETECTOR_FILE)
     folder = args.out / "crops" / args.split
     for name in CLASS_NAMES:

@@ -13,7 +13,7 @@ from vision.synth import layouts, scene
 from vision.synth.parts.draws import Box, choose, jitter, log_uniform
 from vision.synth.parts.framing import framed_scene
 from vision.synth.parts.pool import run_items
-from vision.synth.parts.worker import SPLITS, config, deck, deck_for, item_rng
+from vision.synth.parts.worker import SPLITS, config, item_deck, item_rng
 
 CROP_INDEX_PX = (12.0, 90.0)
 CROP_KINDS = [("rows", 0.4), ("hand", 0.15), ("scattered", 0.3), ("single", 0.15)]
@@ -72,7 +72,7 @@ def crops_item(args: tuple[str, int, int, int]) -> dict[str, int]:
     """One scene -> up to `per_scene` crops (about 1 in 6 of them `none`); returns counts per class."""
     split, item, per_scene, variants = args
     rng = item_rng("crops", split, item)
-    faces = deck(deck_for(split, item))
+    faces = item_deck("crops", split, item)
     layout = layouts.KINDS[choose(rng, CROP_KINDS)](rng, faces.aspect)
     index_px = log_uniform(rng, *CROP_INDEX_PX)
     sc = framed_scene(rng, layout, faces, index_px, 640, 200, split)

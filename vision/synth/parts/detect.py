@@ -12,7 +12,7 @@ from vision.synth import layouts, scene
 from vision.synth.parts.draws import choose, log_uniform
 from vision.synth.parts.framing import framed_scene
 from vision.synth.parts.pool import run_items
-from vision.synth.parts.worker import SPLITS, config, deck, deck_for, item_rng
+from vision.synth.parts.worker import SPLITS, config, item_deck, item_rng
 
 TILE = 320
 TILE_INDEX_PX = (10.0, 45.0)
@@ -58,7 +58,7 @@ def detect_item(args: tuple[str, int, int]) -> int:
     """One scene -> up to `per_scene` tiles; returns the number written."""
     split, item, per_scene = args
     rng = item_rng("detect", split, item)
-    faces = deck(deck_for(split, item))
+    faces = item_deck("detect", split, item)
     kind = choose(rng, DETECT_KINDS)
     layout = layouts.KINDS[kind](rng, faces.aspect)
     closeup = kind in ("single", "scattered", "hand") and rng.random() < CLOSEUP_SHARE / 0.47

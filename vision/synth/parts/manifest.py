@@ -15,7 +15,7 @@ MANIFEST = "manifest.json"
 def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_decks: list[str], counts: dict,
                         timings: dict, workers: int, parts: tuple[str, ...], text_sheets: float,
                         photo_kinds: tuple[tuple[str, float], ...] = (), photo_lowres: float = 0.0,
-                        tile_blur: float = 0.0) -> dict:
+                        tile_blur: float = 0.0, four_colour: float = 0.0) -> dict:
     manifest = {
         "generator_version": GENERATOR_VERSION,
         "seed": seed,
@@ -53,6 +53,10 @@ def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_dec
         manifest["notes"]["tile_blur"] = (f"part phototiles blurred about {tile_blur:.0%} of its looks before "
                                           f"cutting tiles: {phototiles.BLUR_NOTES}")
         manifest["tile_blur"] = tile_blur
+    if four_colour:
+        manifest["notes"]["four_colour"] = (f"about {four_colour:.0%} of the items were drawn with their deck printed in "
+                                            "four colours: diamonds blue, clubs green (vision.synth.four_colour)")
+        manifest["four_colour"] = four_colour
     return manifest
 
 

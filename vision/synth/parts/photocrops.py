@@ -17,7 +17,7 @@ from vision.synth.parts.draws import log_uniform
 from vision.synth.parts.framing import scaled_labels
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.pool import run_items
-from vision.synth.parts.worker import config, deck, deck_for, item_rng
+from vision.synth.parts.worker import config, item_deck, item_rng
 
 CROPS_PER_PHOTO, CROP_VARIANTS = 36, 2
 PHOTO_YIELD = 27.5  # crops a photo yields on average (65,980 from 2,400 train photos of seed 8)
@@ -54,7 +54,7 @@ def photocrops_item(args: tuple[str, int]) -> dict[str, int]:
     """One photo -> up to CROPS_PER_PHOTO crops; returns counts per class."""
     split, item = args
     rng = item_rng("photocrops", split, item)
-    faces = deck(deck_for(split, item))
+    faces = item_deck("photocrops", split, item)
     image, sc, _, _ = render_photo(rng, faces, split)
     lowres = config().photo_lowres
     if lowres and rng.random() < lowres:  # draws nothing when 0: older seeds' crops stay as they were

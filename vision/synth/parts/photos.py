@@ -16,7 +16,7 @@ from vision.synth.parts.draws import choose
 from vision.synth.parts.framing import centre_layout, projected_card_corners, scale_about, text_sheet_args
 from vision.synth.parts.pool import run_items
 from vision.synth.parts.scenes import scene_truth
-from vision.synth.parts.worker import config, deck, deck_for, item_rng, photo_elevation_range, photo_kind_weights
+from vision.synth.parts.worker import config, item_deck, item_rng, photo_elevation_range, photo_kind_weights
 
 PHOTO_KINDS = [("rows", 0.4), ("hand", 0.2), ("scattered", 0.2), ("single", 0.2)]
 # Share of the picture's long side the cards span: 0.3 is a layout far from the camera (indices ~8 px
@@ -53,7 +53,7 @@ def render_photo(rng: np.random.Generator, faces: DeckFaces, split: str) -> tupl
 def photo_item(args: tuple[str, int, int]) -> int:
     split, item, _ = args
     rng = item_rng("photos", split, item)
-    faces = deck(deck_for(split, item))
+    faces = item_deck("photos", split, item)
     image, sc, layout, kind = render_photo(rng, faces, split)
     out = Path(config().out) / "photos" / split
     cv2.imwrite(str(out / f"{item:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 95))])
@@ -61,6 +61,8 @@ def photo_item(args: tuple[str, int, int]) -> int:
     if kind != "rows":
         truth["rows"] = None
     truth.update(kind=kind, deck=faces.deck.name)
+    if faces.four_colour:
+        truth["four_colour"] = True
     (out / f"{item:04d}.json").write_text(json.dumps(truth, indent=1))
     return 1
 

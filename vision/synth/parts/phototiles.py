@@ -20,7 +20,7 @@ from vision.synth.parts.draws import choose, log_uniform
 from vision.synth.parts.framing import scaled_labels
 from vision.synth.parts.photos import render_photo
 from vision.synth.parts.pool import run_items
-from vision.synth.parts.worker import config, deck, deck_for, item_rng
+from vision.synth.parts.worker import config, item_deck, item_rng
 
 PAD_VALUE = 114  # the reader's letterbox grey (vision.detector)
 # The reader's looks: whole photo at the first size, a far layout's region enlarged so that the median index is
@@ -69,7 +69,7 @@ def phototiles_item(args: tuple[str, int]) -> int:
     split, item = args
     rng = item_rng("phototiles", split, item)
     blur_rng = item_rng("phototiles", split, item, stream=1)  # --tile-blur's draws leave the tiles' places as they were
-    faces = deck(deck_for(split, item))
+    faces = item_deck("phototiles", split, item)
     photo, sc, _, _ = render_photo(rng, faces, split)
     photo = scene.jpeg_roundtrip(rng, photo, (60, 95))
     visible = sc.visible_labels()

@@ -11,7 +11,7 @@ import numpy as np
 from vision.synth import layouts, scene
 from vision.synth.parts.framing import centre_layout, projected_card_corners, scale_about, text_sheet_args
 from vision.synth.parts.pool import run_items
-from vision.synth.parts.worker import config, deck, deck_for, item_rng
+from vision.synth.parts.worker import config, item_deck, item_rng
 
 NOTES = ("rows are canonical: front row (3 cards) at the top of the layout, codes left to right "
          "in that orientation; the photo may show the layout rotated by any angle")
@@ -20,7 +20,7 @@ NOTES = ("rows are canonical: front row (3 cards) at the top of the layout, code
 def scene_item(args: tuple[str, int, int]) -> int:
     split, item, _ = args
     rng = item_rng("scenes", split, item)
-    faces = deck(deck_for(split, item))
+    faces = item_deck("scenes", split, item)
     layout = layouts.rows_335(rng, faces.aspect)
     size = centre_layout(layout)
     w, h = (2000, 1500) if rng.random() < 0.5 else (1500, 2000)

@@ -15,8 +15,10 @@ import numpy as np
 
 from vision.synth.bank import DeckFaces, load_deck_faces
 from vision.synth.decks import DECKS_BY_NAME
+from vision.synth.four_colour import four_colour_faces
 
 BLOCK = 40  # items per deck block
+FOUR_COLOUR_STREAM = 4  # an item's stream for the four-colour draw (its other draws stay as they were)
 PARTS = {"detect": 1, "crops": 2, "scenes": 3, "textcrops": 4, "fontcrops": 5, "photos": 6, "photocrops": 7, "phototiles": 8}
 SPLITS = {"train": 0, "val": 1}
 
@@ -33,6 +35,7 @@ class Config:
     photo_lowres: float = 0.0  # chance that part photocrops shrinks and blurs a photo before cropping
     tile_blur: float = 0.0  # chance that part phototiles blurs a look (out of focus or moved) before cutting tiles
     photo_elevation: tuple[float, float] = ()  # (low, high) degrees: photos' tilt drawn evenly in it; () = default
+    four_colour: float = 0.0  # chance that an item's deck is printed in four colours (vision.synth.four_colour)
 
 
 _CONFIG: Config | None = None
@@ -68,6 +71,21 @@ def photo_elevation_range() -> tuple[float, float] | tuple[()]:
 @lru_cache(maxsize=3)
 def deck(name: str) -> DeckFaces:
     return load_deck_faces(Path(config().cache), DECKS_BY_NAME[name])
+
+
+@lru_cache(maxsize=3)
+def four_colour_deck(name: str) -> DeckFaces:
+    return four_colour_faces(deck(name))
+
+
+def item_deck(part: str, split: str, item: int) -> DeckFaces:
+    """The faces an item is drawn with: its block's deck (deck_for), printed in four colours with the run's
+    --four-colour chance (drawn from its own stream, and not at all when 0: older seeds draw what they drew)."""
+    name = deck_for(split, item)
+    share = config().four_colour
+    if share and item_rng(part, split, item, stream=FOUR_COLOUR_STREAM).random() < share:
+        return four_colour_deck(name)
+    return deck(name)
 
 
 def item_rng(part: str, split: str, item: int, stream: int | None = None) -> np.random.Generator:

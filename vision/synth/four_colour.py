@@ -1,0 +1,91 @@
+"""Four-colour decks: a deck's faces with diamonds printed blue and clubs green, as poker rooms' four-colour decks print
+them (hearts stay red, spades black).
+
+Every installed deck is two-colour, and a classifier trained only on them reads a blue diamond as a spade: on the
+synthetic photos of every kind with the val decks' diamonds and clubs recoloured at their indices, card precision
+fell from 0.999 to 0.837 and 0.18 of the 3/5/5 layouts were read wrong without any warning (models/HISTORY.md,
+session 36). The faces are recoloured as ink over paper, so anti-aliased edges blend into the paper as the printed ink
+would: a diamond face's red-dominant pixels have red and blue swapped (red ink turns blue of the same depth), a club
+face's neutral dark pixels are moved from black towards the deck's green by how dark they are. Court art on those faces
+changes with them, as it does on several real four-colour decks. Index outlines do not move.
+"""
+from __future__ import annotations
+
+import dataclasses
+import zlib
+
+import numpy as np
+
+from vision.synth.bank import DeckFaces, Face
+
+RED_MARGIN = 40  # a pixel is red ink when its red channel exceeds both others by this much (0-255)
+NEUTRAL_SPREAD = 48  # ... black ink (or its anti-aliased edge on paper) when its channels differ by less than this
+PAPER_VALUE = 200  # ... and it is darker than this (lighter neutral pixels are the paper)
+BORDER_SHARE = 0.025  # of the face's width: the card's printed outline there stays as it is (no deck colours it)
+# Greens and blues drawn per deck (BGR), around what four-colour decks print: clubs 0-140-0 to 30-160-60, diamonds
+# 200-40-0 to 230-90-40.
+GREEN_RANGE = ((0, 120, 0), (70, 170, 60))
+BLUE_RANGE = ((180, 20, 0), (240, 100, 50))
+
+
+def deck_inks(deck_name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The deck's green and blue (BGR, float), fixed by its name so every worker draws the same."""
+    rng = np.random.default_rng(zlib.crc32(deck_name.encode()))
+    green = rng.uniform(GREEN_RANGE[0], GREEN_RANGE[1])
+    blue = rng.uniform(BLUE_RANGE[0], BLUE_RANGE[1])
+    return green, blue
+
+
+def _inside_border(shape: tuple[int, ...]) -> np.ndarray:
+    """True away from the face's edge (BORDER_SHARE of its width)."""
+    inside = np.zeros(shape[:2], bool)
+    margin = max(1, round(BORDER_SHARE * shape[1]))
+    inside[margin:-margin, margin:-margin] = True
+    return inside
+
+
+def blue_diamonds(bgra: np.ndarray, blue: np.ndarray) -> np.ndarray:
+    """Red ink turned `blue`: a red pixel is white paper under an ink share read from how far its red stands above
+    the other channels (1 at the face's most saturated red), shaded by its red channel (red ink reflects red, so
+    that channel carries the light the paper gets)."""
+    out = bgra.copy()
+    colour = bgra[:, :, :3].astype(np.float32)
+    b, g, r = colour[:, :, 0], colour[:, :, 1], colour[:, :, 2]
+    saturation = r - np.maximum(g, b)
+    red = (saturation > RED_MARGIN) & _inside_border(saturation.shape)
+    if not red.any():
+        return out
+    share = np.clip(saturation / float(saturation[red].max()), 0.0, 1.0)[:, :, None]
+    light = (r / 255.0)[:, :, None]
+    blended = light * (255.0 * (1.0 - share) + blue * share)
+    out[:, :, :3] = np.where(red[:, :, None], np.clip(blended, 0, 255), colour).astype(np.uint8)
+    return out
+
+
+def green_clubs(bgra: np.ndarray, green: np.ndarray) -> np.ndarray:
+    """Black ink turned `green`: a neutral dark pixel is white paper under an ink share of its darkness."""
+    out = bgra.copy()
+    colour = bgra[:, :, :3].astype(np.float32)
+    value = colour.max(axis=2)
+    ink = ((value - colour.min(axis=2)) < NEUTRAL_SPREAD) & (value < PAPER_VALUE) & _inside_border(value.shape)
+    if not ink.any():
+        return out
+    share = (1.0 - value / 255.0)[:, :, None]
+    blended = 255.0 * (1.0 - share) + green * share
+    out[:, :, :3] = np.where(ink[:, :, None], np.clip(blended, 0, 255), colour).astype(np.uint8)
+    return out
+
+
+def four_colour_faces(faces: DeckFaces) -> DeckFaces:
+    """The deck's faces with diamonds blue and clubs green (a new DeckFaces; the given one is not changed)."""
+    green, blue = deck_inks(faces.deck.name)
+    result = DeckFaces(faces.deck, four_colour=True)
+    for code, face in faces.faces.items():
+        if code.endswith("D"):
+            pyramid = [blue_diamonds(level, blue) for level in face.pyramid]
+        elif code.endswith("C"):
+            pyramid = [green_clubs(level, green) for level in face.pyramid]
+        else:
+            pyramid = face.pyramid
+        result.faces[code] = dataclasses.replace(face, pyramid=pyramid)
+    return result
