@@ -18,6 +18,7 @@ from vision.classifier import SCALE_VOTE, IndexClassifier
 from vision.deblur import restored
 from vision.decode import check_limits, decode_photo
 from vision.detector import IndexDetector
+from vision.inks import inks_agree, shows_four_colours, survey_inks, two_colour_view
 from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
                           IndexLooks)
 from vision.messages import BLURRED_WARNING
@@ -45,6 +46,9 @@ SHARPEN_BLURRED = True
 # when every card it adds is named at least LOOSE_STRETCH_MIN_ADDED [stretched read].
 UNSQUEEZE_SHORT_READS = True
 LOOSE_STRETCH_MIN_ADDED = 0.9
+# A photo whose indices show a four-colour deck's blue or green ink is read again turned two-colour (vision.inks)
+# [four-colour decks].
+READ_FOUR_COLOURS = True
 
 
 class CardReader:
@@ -56,7 +60,7 @@ class CardReader:
                  faint_box_min_probability: float = FAINT_BOX_MIN_PROBABILITY,
                  min_card_confidence: float = MIN_CARD_CONFIDENCE, fill_min_confidence: float = FILL_MIN_CONFIDENCE,
                  scale_vote: tuple[float, ...] = SCALE_VOTE, sharpen_blurred: bool = SHARPEN_BLURRED,
-                 unsqueeze_short_reads: bool = UNSQUEEZE_SHORT_READS,
+                 unsqueeze_short_reads: bool = UNSQUEEZE_SHORT_READS, read_four_colours: bool = READ_FOUR_COLOURS,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
         """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
         self.looks = IndexLooks(
@@ -68,6 +72,7 @@ class CardReader:
         self.fill_min_confidence = fill_min_confidence
         self.sharpen_blurred = sharpen_blurred
         self.unsqueeze_short_reads = unsqueeze_short_reads
+        self.read_four_colours = read_four_colours
 
     @property
     def detector(self) -> IndexDetector:
@@ -101,21 +106,44 @@ class CardReader:
         # a photo showing a line is called blurred and read again deconvolved, which makes its own second look: the
         # first read's would cost a 12 MP photo ~140 ms for nothing [motion line]
         restore_follows = line is not None and self.sharpen_blurred
-        result = self._read_image(photo.image, reduction, loose, timings, second_look=not restore_follows)
+        image = photo.image
+        result = self._read_image(image, reduction, loose, timings, second_look=not restore_follows)
+        if self.read_four_colours:
+            result, image = self._two_colour_read(result, image, reduction, loose, timings, restore_follows)
         start = time.perf_counter()
-        blurred = self._blur_warning(photo.image, result.readings, line)
+        blurred = self._blur_warning(image, result.readings, line)
         timings["sharpness"] = measured_ms + (time.perf_counter() - start) * 1000
         if blurred and self.sharpen_blurred:
             result = self._second_read(result, "sharpened read", timings, loose,
-                                       lambda: self._read_image(restored(photo.image, line), reduction, loose, {}))
+                                       lambda: self._read_image(restored(image, line), reduction, loose, {}))
         if self.unsqueeze_short_reads and result.readings and (self._is_short(result, loose) or (loose and blurred)):
             found = result.readings
             result = self._second_read(result, "stretched read", timings, loose,
-                                       lambda: self._read_stretched_region(photo.image, reduction, found, loose),
+                                       lambda: self._read_stretched_region(image, reduction, found, loose),
                                        accept=self._adds_only_plain_cards if loose else None)
         if blurred:  # measured on the photo as taken: a sharpened read of it is no reason to stop advising a retake
             result.warnings.append(blurred)
         return result
+
+    def _two_colour_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
+                         timings: dict[str, float], restore_follows: bool) -> tuple[ReadResult, np.ndarray]:
+        """The read and the picture the later reads start from: when the indices found show a four-colour deck's
+        inks (vision.inks), the photo turned two-colour and read again, kept unless it names fewer cards surely
+        (the first read names blue diamonds as spades just as surely)."""
+        start = time.perf_counter()
+        names, paper = survey_inks(image, [r.box for r in result.readings])
+        timings["inks"] = (time.perf_counter() - start) * 1000
+        if paper is None or not shows_four_colours(names):
+            return result, image
+        start = time.perf_counter()
+        recoloured = two_colour_view(image, paper)
+        second = self._read_image(recoloured, reduction, loose, {}, second_look=not restore_follows)
+        agree = inks_agree(survey_inks(image, [r.box for r in second.readings])[0], [r.code for r in second.readings])
+        timings["two-colour read"] = (time.perf_counter() - start) * 1000
+        if not agree or self._preference(second, loose)[0] < self._preference(result, loose)[0]:
+            return result, image
+        second.timings_ms = result.timings_ms
+        return second, recoloured
 
     def _second_read(self, result: ReadResult, name: str, timings: dict[str, float], loose: bool,
                      read_again: Callable[[], ReadResult],

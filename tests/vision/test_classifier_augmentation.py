@@ -90,3 +90,27 @@ def test_stroke_weight_makes_strokes_bolder_or_thinner_on_about_its_share():
     assert bolder > 50 and thinner > 50  # both ways, about evenly
     assert (out[ink == plain] == batch[ink == plain]).all()  # the others untouched
     assert (stroke_weight(batch, np.random.default_rng(2), 0.0) == batch).all()
+
+
+def test_training_only_the_first_stages_leaves_the_later_stages_and_the_head_as_they_were():
+    from vision.training.classifier_model import build_classifier
+    from vision.training.train_classifier import freeze_after
+
+    torch.manual_seed(0)
+    model = build_classifier(8)
+    before = {name: value.clone() for name, value in model.state_dict().items()}
+    frozen = freeze_after(model, 3)
+    assert frozen[-1] is model.head and len(frozen) == len(model.features) - 3 + 1
+    optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.5)
+    model.train()
+    for module in frozen:
+        module.eval()
+    loss = torch.nn.functional.cross_entropy(model(torch.rand(16, 3, 48, 48)), torch.randint(0, 53, (16,)))
+    loss.backward()
+    optimizer.step()
+    after = model.state_dict()
+    changed = {name for name in after if not torch.equal(after[name], before[name])}
+    assert changed and all(name.startswith(("features.0.", "features.1.", "features.2.")) for name in changed)
+    assert "features.0.0.weight" in changed  # the first stage learned; its batch statistics moved with it
+    with pytest.raises(ValueError):
+        freeze_after(build_classifier(8), 0)

@@ -48,6 +48,28 @@ def test_sample_layouts_give_exactly_the_right_rows(reader, image, truth):
     assert result["rows"] == {row: truth["rows"][row] for row in ("front", "middle", "back")}, result["warnings"]
 
 
+FOUR_COLOURS = SAMPLES / "rows_four_colours.jpg"
+
+
+@pytest.mark.skipif(not FOUR_COLOURS.is_file(), reason="no four-colour sample in sample_images/ yet")
+def test_a_four_colour_deck_is_read_again_turned_two_colour_and_only_then_read_right(reader):
+    truth = json.loads(FOUR_COLOURS.with_suffix(".json").read_text())["rows"]
+    data = FOUR_COLOURS.read_bytes()
+    result = reader.read(data)
+    assert result.to_dict()["rows"] == truth and "two-colour read" in result.timings_ms
+    plain = CardReader(MODELS_DIR, read_four_colours=False).read(data)
+    diamonds = [code for row in truth.values() for code in row if code.endswith("D")]
+    named = [card.code for card in plain.cards]
+    assert diamonds and any(code not in named for code in diamonds)  # a blue diamond is another suit to the models
+
+
+@pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
+def test_two_colour_layouts_are_read_once(reader):
+    for image, truth in LAYOUTS:
+        if not truth.get("four_colour"):
+            assert "two-colour read" not in reader.read(image.read_bytes()).timings_ms, image.name
+
+
 @pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
 def test_exif_rotated_layout_reads_the_same(reader):
     image_path, truth = LAYOUTS[0]

@@ -20,6 +20,7 @@ from vision.crops import CARD_CODES
 from vision.synth import layouts, scene
 from vision.synth.bank import load_deck_faces
 from vision.synth.decks import DECKS_BY_NAME, render_deck
+from vision.synth.four_colour import four_colour_faces
 from vision.synth.parts.framing import centre_layout
 
 SAMPLE_DECK = "kde_standard"
@@ -84,6 +85,7 @@ def write_samples(folder: Path, cache: Path, seed: int = 0) -> dict:
     truth["photos"]["loose.jpg"] = {"cards": sorted(loose_codes), "deck": SAMPLE_DECK,
                                     "visible_indices": len(sc.visible_labels())}
     truth["photos"].update(write_four_corner_sample(folder, cache, seed))
+    truth["photos"].update(write_four_colour_sample(folder, cache, seed))
     for name, info in truth["photos"].items():
         (folder / name).with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n")
     return truth
@@ -105,3 +107,21 @@ def write_four_corner_sample(folder: Path, cache: Path, seed: int = 0) -> dict:
     _write_small_jpeg(folder / "rows_four_corners.jpg", image)
     return {"rows_four_corners.jpg": {"rows": layout.rows, "rotation_deg": yaw, "deck": FOUR_CORNER_DECK,
                                       "visible_indices": len(sc.visible_labels())}}
+
+
+def write_four_colour_sample(folder: Path, cache: Path, seed: int = 0) -> dict:
+    """rows_four_colours.jpg: a layout of the sample deck printed in four colours (vision.synth.four_colour),
+    diamonds blue and clubs green, from its own random stream; returns its truth (the caller writes the JSON)."""
+    deck_info = DECKS_BY_NAME[SAMPLE_DECK]
+    render_deck(deck_info, cache)
+    deck = four_colour_faces(load_deck_faces(cache, deck_info))
+    rng = np.random.default_rng([seed, 9])
+    codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
+    layout = layouts.rows_335(rng, deck.aspect, codes=codes, overlapped=True)
+    size, yaw = (1400, 1050), 10.0
+    cam = _fit_camera(rng, layout, size, yaw, (75, 90), 0.8)
+    sc = scene.render_layout(rng, layout, deck, cam, size)
+    image = scene.photo_effects(rng, sc.image, strength=0.35)
+    _write_small_jpeg(folder / "rows_four_colours.jpg", image)
+    return {"rows_four_colours.jpg": {"rows": layout.rows, "rotation_deg": yaw, "deck": SAMPLE_DECK,
+                                      "four_colour": True, "visible_indices": len(sc.visible_labels())}}

@@ -189,6 +189,17 @@ def per_class_report(confusion: np.ndarray) -> list[dict]:
     return sorted(rows, key=lambda r: r["recall"])
 
 
+def freeze_after(model: torch.nn.Module, stages: int) -> list[torch.nn.Module]:
+    """Stop every conv stage from `stages` on and the head from learning; returns the frozen modules."""
+    if not 0 < stages <= len(model.features):
+        raise ValueError(f"--train-first must be 1..{len(model.features)}")
+    frozen = list(model.features[stages:]) + [model.head]
+    for module in frozen:
+        for parameter in module.parameters():
+            parameter.requires_grad_(False)
+    return frozen
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--crops", type=Path, nargs="+", required=True,
@@ -208,6 +219,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="scales the hard blur's largest sigma (3.5 crop px) and motion line (12 px); 1 = as before")
     p.add_argument("--stroke-share", type=float, default=0.0,
                    help="share of training crops with bolder or thinner strokes (other decks' fonts), 0 = off")
+    p.add_argument("--train-first", type=int, default=None, metavar="N",
+                   help="only the first N conv stages learn (with --init): the rest and the head stay as they were, "
+                        "so what the network decides from its early features is kept (session 36: inks of new decks)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--holdout", type=float, default=0.0,
                    help="validate on this fraction of train instead of crops/val (early runs only)")
@@ -220,6 +234,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.train_first is not None and (args.resume or args.init is None):
+        raise SystemExit("--train-first needs --init and cannot --resume (its optimizer holds only the first stages)")
     torch.set_num_threads(TORCH_THREADS)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -285,6 +301,13 @@ def main(argv: list[str] | None = None) -> int:
             model.load_state_dict(state["model"])
             print(f"initialised from {args.init}", flush=True)
 
+    frozen = freeze_after(model, args.train_first) if args.train_first is not None else []
+    if frozen:
+        optimizer = torch.optim.AdamW([q for q in model.parameters() if q.requires_grad], lr=args.lr,
+                                      weight_decay=args.weight_decay)
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
+        print(f"training the first {args.train_first} stages only "
+              f"({sum(q.numel() for q in model.parameters() if q.requires_grad)} params)", flush=True)
     log_path = args.out / "log.csv"
     new_log = not log_path.exists() or not args.resume
     with log_path.open("w" if new_log else "a", newline="") as log_file:
@@ -294,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
         epoch = start_epoch
         while epoch < args.epochs:
             model.train()
+            for module in frozen:  # frozen stages keep their batch-norm statistics too
+                module.eval()
             order = rng.permutation(len(x_train))
             t_epoch = time.time()
             loss_sum, correct, seen = 0.0, 0, 0

@@ -1,0 +1,93 @@
+"""Four-colour decks at read time: telling blue and green inks from red and black ones, and turning them back."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.inks import (ink_name, inks_agree, shows_four_colours, survey_inks, two_colour_view)
+
+PAPER = (235, 240, 245)  # BGR: a slightly warm white
+INKS = {"black": (25, 25, 25), "red": (40, 30, 200), "blue": (190, 70, 20), "green": (40, 140, 20)}
+
+
+def _page(inks: list[str], table=(40, 130, 40), cast=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, list[tuple]]:
+    """Cards of paper on a green table, each with one index box: a ring of the ink (a glyph) on paper; the whole
+    picture under a colour `cast` (per-channel gains). Returns the picture and the index boxes."""
+    image = np.full((300, 120 * len(inks) + 20, 3), table, np.uint8)
+    boxes = []
+    for i, name in enumerate(inks):
+        x = 20 + 120 * i
+        cv2.rectangle(image, (x, 40), (x + 100, 260), PAPER, -1)
+        cv2.circle(image, (x + 30, 80), 14, INKS[name], 6)
+        boxes.append((x + 8, 58, x + 52, 102))  # the index box reaches to the card's edge, as real ones nearly do
+    image = np.clip(image * np.array(cast), 0, 255).astype(np.uint8)
+    return cv2.GaussianBlur(image, (3, 3), 0), boxes
+
+
+@pytest.mark.parametrize("cast", [(1.0, 1.0, 1.0), (1.15, 1.0, 0.85), (0.85, 1.0, 1.15)],
+                         ids=["neutral", "cool light", "warm light"])
+def test_each_ink_is_named_against_the_paper_whatever_the_light(cast):
+    order = ["black", "red", "blue", "green", "black"]
+    image, boxes = _page(order, cast=cast)
+    names, paper = survey_inks(image, boxes)
+    assert names == order
+    assert paper is not None and paper[0] > 80 and paper[1] > -10  # the light paper, not the green table
+
+
+def test_a_box_without_a_glyph_or_off_the_picture_is_not_measured():
+    image, boxes = _page(["black", "red"])
+    names, _ = survey_inks(image, boxes + [(30, 150, 70, 200), (-50, -50, -10, -10)])
+    assert names == ["black", "red", None, None]
+    assert survey_inks(image, [(-50, -50, -10, -10)]) == ([None], None)
+
+
+def test_ink_names_by_hue_angle_and_black_below_the_chroma_floor():
+    assert ink_name(np.array([5.0, -12.0])) == "black"
+    assert ink_name(np.array([40.0, 30.0])) == "red"
+    assert ink_name(np.array([20.0, -60.0])) == "blue"
+    assert ink_name(np.array([-40.0, 35.0])) == "green"
+    assert ink_name(np.array([-20.0, -40.0])) == "other"
+
+
+def test_a_deck_is_four_colour_when_enough_of_its_indices_are_blue_or_green():
+    assert not shows_four_colours(["black", "red", "red", None])
+    assert shows_four_colours(["blue", None])
+    assert shows_four_colours(["black", "red", "green", "black", "red"])
+    assert not shows_four_colours(["blue"] + ["black"] * 10 + ["red"] * 5)  # one stray blue among 16
+
+
+def test_the_two_colour_read_agrees_when_blue_indices_are_named_diamonds_and_green_ones_clubs():
+    names = ["blue", "green", "black", "red"]
+    assert inks_agree(names, ["9D", "4C", "KS", "2H"])
+    assert not inks_agree(names, ["9H", "4S", "KS", "2H"])  # a two-colour deck seen bluish: its own suits
+    assert not inks_agree(["black", "red"], ["KS", "2H"])  # no new ink at all
+
+
+def test_blue_turns_red_and_green_turns_dark_grey_while_red_black_and_the_paper_stay():
+    image, boxes = _page(["black", "red", "blue", "green"], cast=(0.9, 1.0, 1.08))
+    names, paper = survey_inks(image, boxes)
+    view = two_colour_view(image, paper)
+    after, _ = survey_inks(view, boxes)
+    assert after == ["black", "red", "red", "black"]
+    ring = [(50, 66), (170, 66), (290, 66), (410, 66)]  # a point on each ring
+    b, g, r = (int(v) for v in view[ring[2][1], ring[2][0]])
+    assert r > b + 60 and r > g + 60  # the blue ring is red now
+    assert int(view[ring[3][1], ring[3][0]].max()) < 90  # the green ring about as dark as black ink
+    for x, y in (ring[1], (60, 200)):  # red ink and the paper stay as they were; black ink nearly
+        assert (view[y, x] == image[y, x]).all()
+    assert np.abs(view[ring[0][1], ring[0][0]].astype(int) - image[ring[0][1], ring[0][0]]).max() <= 3
+    assert int(view[5, 5].max()) - int(view[5, 5].min()) < 15  # a green table is green too: it turns grey
+
+
+def test_black_ink_under_a_cool_cast_is_made_grey_not_red_nor_thickened():
+    # black ink that measures faintly bluish against the paper (chroma ~14; black ink under a cast: median ~8)
+    image, boxes = _page(["black", "blue"])
+    tinted = image.copy()
+    x, y = 50, 66
+    tinted[y - 2:y + 3, x - 2:x + 3] = (60, 45, 36)
+    _, paper = survey_inks(tinted, boxes)
+    view = two_colour_view(tinted, paper)
+    b, g, r = (int(v) for v in view[y, x])
+    assert b < int(tinted[y, x, 0]) - 10  # less blue than it was
+    assert r - max(b, g) < 10 and abs(int(view[y, x].mean()) - int(tinted[y, x].mean())) < 10

@@ -1,0 +1,140 @@
+"""Four-colour decks: tell their inks in a photo and turn them back into the two colours the models know.
+
+Poker rooms' four-colour decks print diamonds blue and clubs green. The classifier learned suits from two-colour decks
+and reads a blue diamond as a spade (surely: 0.24 of such layouts read wrong without any warning, models/HISTORY.md
+session 36), and teaching it the new inks cost reads of two-colour decks photographed poorly (their suits' colour is
+the cue it leans on where the shape is a blob). So the reader keeps its models and changes the photo instead: when
+the indices it found show blue or green ink, it reads the photo again with blue turned red and green turned black.
+
+Ink is measured against the card's paper in the index's own box (CIELAB a*, b* of its darkest pixels less those of
+its lightest), so a colour cast of the light moves both and cancels.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import cv2
+import numpy as np
+
+# Each constant's measurements are in docs/reader-decisions.md, "four-colour decks".
+INK_SHARE = 20  # percent: the box's darkest pixels are its ink, its lightest (100 - this) its paper
+BOX_INSET = 0.15  # of each side: the measure keeps to the middle of the index box, off the card's edge
+PAPER_MAX_CHROMA = 25.0  # paper is near grey (under a cast too); a bright table is not
+MIN_INK_CONTRAST = 25.0  # L* between ink and paper: less is no glyph (blurred past reading, or not an index)
+MIN_INK_CHROMA = 25.0  # a*b* distance of ink from paper: less is black ink (black under a cast reaches ~19)
+BLUE_ANGLES = (-110.0, -30.0)  # hue angle (degrees, atan2(b*, a*)) of blue ink; red ink lies at 10-55
+GREEN_ANGLES = (100.0, 180.0)  # ... of green ink
+FOUR_COLOUR_MIN_INDICES = 1  # blue or green indices it takes to call a photo's deck four-colour...
+FOUR_COLOUR_MIN_SHARE = 0.1  # ...and at least this share of the indices measured
+INKS_AGREE_SHARE = 0.6  # of the blue and green indices, named diamonds and clubs when read turned two-colour
+# The recolouring works on every pixel whose colour lies in the blue or green angles at least the first of these far
+# from the paper (anti-aliased ink edges are paler than the ink itself), fully from the second on; between, partly.
+# Blue ink lies at chroma 27-89 (10th-90th percentile), green ink at 9-55; black ink under a cast at up to ~19 is made
+# nearly grey (a faint blue keeps a faint share of its chroma, turned red). From 20-40 for blue, the four-colour photos'
+# rows read right fell 0.898 -> 0.873 (their paler blue rims went grey).
+BLUE_CHROMA = (10.0, 30.0)
+GREEN_CHROMA = (10.0, 30.0)
+RED_ANGLE = 35.0  # where blue ink is turned to: the middle of the red inks measured
+# Green ink is much lighter than black (L* ~50 against ~15): its distance from the paper is stretched by this much,
+# so a green club turns as dark as a black one (left at its own lightness, clubs went unread)
+GREEN_DARKENING = 1.8
+
+
+def _lab(picture: np.ndarray) -> np.ndarray:
+    """CIELAB in float32: L* 0-100, a* and b* signed (OpenCV's float conversion: no 8-bit steps in dark colours)."""
+    return cv2.cvtColor(picture.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+
+
+def _ink_and_paper(image: np.ndarray, box: Iterable[float]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Median L*a*b* of the darkest pixels in the middle of an index box and of its lightest near-grey ones (the
+    paper; a bright table at the box's edge is coloured), or None where it shows no glyph or no paper."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    dx, dy = BOX_INSET * (x2 - x1), BOX_INSET * (y2 - y1)
+    h, w = image.shape[:2]
+    x1, y1 = max(0, int(round(x1 + dx))), max(0, int(round(y1 + dy)))
+    x2, y2 = min(w, int(round(x2 - dx))), min(h, int(round(y2 - dy)))
+    if x2 - x1 < 3 or y2 - y1 < 3:
+        return None
+    lab = _lab(image[y1:y2, x1:x2]).reshape(-1, 3)
+    lightness = lab[:, 0]
+    greyish = np.hypot(lab[:, 1], lab[:, 2]) < PAPER_MAX_CHROMA
+    if greyish.sum() < 3:
+        return None
+    dark = np.percentile(lightness, INK_SHARE)
+    light = np.percentile(lightness[greyish], 100 - INK_SHARE)
+    if light - dark < MIN_INK_CONTRAST:
+        return None
+    return np.median(lab[lightness <= dark], axis=0), np.median(lab[greyish & (lightness >= light)], axis=0)
+
+
+def survey_inks(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> tuple[list[str | None], np.ndarray | None]:
+    """Each box's ink ('black', 'red', 'blue', 'green' or 'other'; None where it shows no glyph) and the cards'
+    paper (L*a*b*; None where no box shows one): the median paper of all the boxes, which each ink is taken against
+    (one box's lightest pixels may be a coloured table, and a photo's brightest ones a lamp or the table)."""
+    measures = [_ink_and_paper(image, box) for box in boxes]
+    found = [m for m in measures if m is not None]
+    if not found:
+        return [None] * len(measures), None
+    paper = np.median([p for _, p in found], axis=0)
+    return [None if m is None else ink_name(m[0][1:] - paper[1:]) for m in measures], paper
+
+
+def ink_name(colour: np.ndarray) -> str:
+    """'black', 'red', 'blue', 'green' or 'other' for an ink's (a*, b*) less the paper's."""
+    a, b = float(colour[0]), float(colour[1])
+    if np.hypot(a, b) < MIN_INK_CHROMA:
+        return "black"
+    angle = float(np.degrees(np.arctan2(b, a)))
+    if BLUE_ANGLES[0] <= angle <= BLUE_ANGLES[1]:
+        return "blue"
+    if GREEN_ANGLES[0] <= angle <= GREEN_ANGLES[1]:
+        return "green"
+    return "red" if -30.0 < angle < 100.0 else "other"
+
+
+def shows_four_colours(names: list[str | None]) -> bool:
+    """Whether the indices' inks (ink_names) show a four-colour deck: enough of them blue or green."""
+    measured = [name for name in names if name is not None]
+    new_inks = sum(name in ("blue", "green") for name in measured)
+    return new_inks >= FOUR_COLOUR_MIN_INDICES and new_inks >= FOUR_COLOUR_MIN_SHARE * len(measured)
+
+
+def inks_agree(names: list[str | None], codes: list[str]) -> bool:
+    """Whether the indices named after the photo was turned two-colour agree with their inks as a four-colour deck
+    prints them: most of the blue ones named diamonds and of the green ones clubs (a two-colour deck's indices taken
+    for blue or green, e.g. against a coloured table, are named as their own suits)."""
+    pairs = [(name, code[1]) for name, code in zip(names, codes) if name in ("blue", "green")]
+    agreeing = sum((name, suit) in (("blue", "D"), ("green", "C")) for name, suit in pairs)
+    return len(pairs) >= FOUR_COLOUR_MIN_INDICES and agreeing >= INKS_AGREE_SHARE * len(pairs)
+
+
+def two_colour_view(image: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The photo with blue turned red (at its own lightness) and green turned black, each pixel's colour taken against
+    the cards' `paper` (survey_inks) so a cast does not move the line between inks; other pixels are left as they were."""
+    lab = _lab(image)
+    lightness = lab[..., 0]
+    a, b = lab[..., 1] - paper[1], lab[..., 2] - paper[2]
+    chroma = np.hypot(a, b)
+    angle = np.degrees(np.arctan2(b, a))
+    blue = (chroma >= BLUE_CHROMA[0]) & (angle >= BLUE_ANGLES[0]) & (angle <= BLUE_ANGLES[1])
+    green = (chroma >= GREEN_CHROMA[0]) & (angle >= GREEN_ANGLES[0]) & (angle <= GREEN_ANGLES[1])
+    changed = blue | green
+    if not changed.any():
+        return image.copy()
+    # how surely a pixel is blue or green ink rather than black ink under a cast (up to ~19 from the paper): a faint
+    # tint is only made grey, so black ink is neither reddened nor thickened
+    sure_blue = np.clip((chroma - BLUE_CHROMA[0]) / (BLUE_CHROMA[1] - BLUE_CHROMA[0]), 0.0, 1.0)
+    sure_green = np.clip((chroma - GREEN_CHROMA[0]) / (GREEN_CHROMA[1] - GREEN_CHROMA[0]), 0.0, 1.0)
+    red = np.radians(RED_ANGLE)
+    darkening = 1.0 + sure_green * (GREEN_DARKENING - 1.0)
+    out = lab.copy()
+    out[..., 0] = np.where(green, np.maximum(paper[0] - (paper[0] - lightness) * darkening, 0.0), lightness)
+    # grey under the light's cast: the paper's tint, fading with lightness as it does on black ink
+    shade = out[..., 0] / max(float(paper[0]), 1.0)
+    kept = np.where(blue, sure_blue * chroma, 0.0)
+    out[..., 1] = np.where(changed, paper[1] * shade + kept * np.cos(red), lab[..., 1])
+    out[..., 2] = np.where(changed, paper[2] * shade + kept * np.sin(red), lab[..., 2])
+    bgr = cv2.cvtColor(out, cv2.COLOR_Lab2BGR)
+    result = image.copy()
+    result[changed] = np.clip(bgr[changed] * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    return result
