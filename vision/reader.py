@@ -136,7 +136,7 @@ class CardReader:
         if paper is None or not shows_four_colours(names):
             return result, image
         start = time.perf_counter()
-        recoloured = two_colour_view(image, paper)
+        recoloured = two_colour_view(image, paper, [r.box for r in result.readings])
         second = self._read_image(recoloured, reduction, loose, {}, second_look=not restore_follows)
         agree = inks_agree(survey_inks(image, [r.box for r in second.readings])[0], [r.code for r in second.readings])
         timings["two-colour read"] = (time.perf_counter() - start) * 1000

@@ -91,3 +91,13 @@ def test_black_ink_under_a_cool_cast_is_made_grey_not_red_nor_thickened():
     b, g, r = (int(v) for v in view[y, x])
     assert b < int(tinted[y, x, 0]) - 10  # less blue than it was
     assert r - max(b, g) < 10 and abs(int(view[y, x].mean()) - int(tinted[y, x].mean())) < 10
+
+
+def test_only_the_pixels_around_the_index_boxes_given_are_turned():
+    image, boxes = _page(["blue", "blue"])
+    _, paper = survey_inks(image, boxes)
+    view = two_colour_view(image, paper, boxes[:1])
+    first, second = (50, 66), (170, 66)
+    assert int(view[first[1], first[0], 2]) > int(view[first[1], first[0], 0]) + 60  # turned red
+    assert (view[second[1], second[0]] == image[second[1], second[0]]).all()  # outside every square: as it was
+    assert (view[5, 5] == image[5, 5]).all()  # the green table far from the boxes stays green
