@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.crops import CARD_CODES
 from vision.synth import layouts, scene
-from vision.synth.bank import load_deck_faces
+from vision.synth.bank import DeckFaces, load_deck_faces
 from vision.synth.decks import DECKS_BY_NAME, render_deck
 from vision.synth.four_colour import four_colour_faces
 from vision.synth.parts.framing import centre_layout
@@ -97,16 +97,8 @@ def write_four_corner_sample(folder: Path, cache: Path, seed: int = 0) -> dict:
     deck_info = DECKS_BY_NAME[FOUR_CORNER_DECK]
     render_deck(deck_info, cache)
     deck = load_deck_faces(cache, deck_info)
-    rng = np.random.default_rng([seed, 8])
-    codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
-    layout = layouts.rows_335(rng, deck.aspect, codes=codes, overlapped=True)
-    size, yaw = (1400, 1050), 200.0
-    cam = _fit_camera(rng, layout, size, yaw, (70, 85), 0.8)
-    sc = scene.render_layout(rng, layout, deck, cam, size)
-    image = scene.photo_effects(rng, sc.image, strength=0.35)
-    _write_small_jpeg(folder / "rows_four_corners.jpg", image)
-    return {"rows_four_corners.jpg": {"rows": layout.rows, "rotation_deg": yaw, "deck": FOUR_CORNER_DECK,
-                                      "visible_indices": len(sc.visible_labels())}}
+    return _write_overlapped_layout(folder / "rows_four_corners.jpg", deck, np.random.default_rng([seed, 8]),
+                                    200.0, (70, 85))
 
 
 def write_four_colour_sample(folder: Path, cache: Path, seed: int = 0) -> dict:
@@ -115,13 +107,21 @@ def write_four_colour_sample(folder: Path, cache: Path, seed: int = 0) -> dict:
     deck_info = DECKS_BY_NAME[SAMPLE_DECK]
     render_deck(deck_info, cache)
     deck = four_colour_faces(load_deck_faces(cache, deck_info))
-    rng = np.random.default_rng([seed, 9])
+    return _write_overlapped_layout(folder / "rows_four_colours.jpg", deck, np.random.default_rng([seed, 9]),
+                                    10.0, (75, 90))
+
+
+def _write_overlapped_layout(path: Path, deck: DeckFaces, rng: np.random.Generator, yaw: float,
+                             elevation: tuple[float, float]) -> dict:
+    """A 1400 x 1050 photo of 13 cards dealt by `rng` in overlapped 3/5/5 rows, turned `yaw`; returns its truth."""
     codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
     layout = layouts.rows_335(rng, deck.aspect, codes=codes, overlapped=True)
-    size, yaw = (1400, 1050), 10.0
-    cam = _fit_camera(rng, layout, size, yaw, (75, 90), 0.8)
+    size = (1400, 1050)
+    cam = _fit_camera(rng, layout, size, yaw, elevation, 0.8)
     sc = scene.render_layout(rng, layout, deck, cam, size)
     image = scene.photo_effects(rng, sc.image, strength=0.35)
-    _write_small_jpeg(folder / "rows_four_colours.jpg", image)
-    return {"rows_four_colours.jpg": {"rows": layout.rows, "rotation_deg": yaw, "deck": SAMPLE_DECK,
-                                      "four_colour": True, "visible_indices": len(sc.visible_labels())}}
+    _write_small_jpeg(path, image)
+    truth = {"rows": layout.rows, "rotation_deg": yaw, "deck": deck.deck.name}
+    if deck.four_colour:
+        truth["four_colour"] = True
+    return {path.name: {**truth, "visible_indices": len(sc.visible_labels())}}
