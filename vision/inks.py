@@ -6,8 +6,8 @@ session 36), and teaching it the new inks cost reads of two-colour decks photogr
 the cue it leans on where the shape is a blob). So the reader keeps its models and changes the photo instead: when
 the indices it found show blue or green ink, it reads the photo again with blue turned red and green turned black.
 
-Ink is measured against the card's paper in the index's own box (CIELAB a*, b* of its darkest pixels less those of
-its lightest), so a colour cast of the light moves both and cancels.
+Ink is measured against the cards' paper (CIELAB a*, b* of an index box's darkest pixels less those of the paper, the
+median of the boxes' lightest near-grey pixels), so a colour cast of the light moves both and cancels.
 """
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """The card reader: photo bytes → cards (code, confidence, box) in front/middle/back rows, with warnings.
 
 The read's course: decode (vision.decode), look for indices (vision.looks), turn the readings into cards, rows and
-warnings (vision.results); a photo called blurred is read again restored (vision.deblur, vision.motion) and a hand
-read short again stretched (vision.unsqueeze), each second read kept when it names more cards surely."""
+warnings (vision.results); a four-colour deck's photo is read again turned two-colour (vision.inks), a photo called
+blurred again restored (vision.deblur, vision.motion) and a hand read short again stretched (vision.unsqueeze), each
+second read kept when it names more cards surely (the four-colour one: as many, with its inks agreeing)."""
 from __future__ import annotations
 
 import os
@@ -128,8 +129,9 @@ class CardReader:
     def _two_colour_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
                          timings: dict[str, float], restore_follows: bool) -> tuple[ReadResult, np.ndarray]:
         """The read and the picture the later reads start from: when the indices found show a four-colour deck's
-        inks (vision.inks), the photo turned two-colour and read again, kept unless it names fewer cards surely
-        (the first read names blue diamonds as spades just as surely)."""
+        inks (vision.inks), the photo turned two-colour around them and read again, kept when its blue indices are
+        named diamonds and green ones clubs (inks_agree: a two-colour deck seen bluish is named as its own suits) and
+        it names at least as many cards surely (the first read names blue diamonds as spades just as surely)."""
         start = time.perf_counter()
         names, paper = survey_inks(image, [r.box for r in result.readings])
         timings["inks"] = (time.perf_counter() - start) * 1000

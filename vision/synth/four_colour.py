@@ -16,7 +16,7 @@ import zlib
 
 import numpy as np
 
-from vision.synth.bank import DeckFaces, Face
+from vision.synth.bank import DeckFaces
 
 RED_MARGIN = 40  # a pixel is red ink when its red channel exceeds both others by this much (0-255)
 NEUTRAL_SPREAD = 48  # ... black ink (or its anti-aliased edge on paper) when its channels differ by less than this
