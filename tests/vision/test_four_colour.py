@@ -48,6 +48,20 @@ def test_black_ink_turns_green_and_a_face_without_red_is_left_to_the_diamond_rul
     assert (blue_diamonds(face, BLUE) == face).all()  # no red ink: nothing to turn blue
 
 
+def test_a_face_cut_from_a_photo_keeps_its_grey_paper_and_its_inks_turn_in_its_light():
+    face = _face((15, 15, 15))
+    face[:, :, :3] = (face[:, :, :3] * 0.75).astype(np.uint8)  # paper 191: a photo's light, not a render's white
+    out = green_clubs(face, GREEN)
+    assert (out[40, 70] == face[40, 70]).all()  # the grey paper is not ink
+    core = out[100, 70, :3].astype(int)
+    white = green_clubs(_face((15, 15, 15)), GREEN)[100, 70, :3].astype(int)
+    assert core[1] > core[0] + 60 and core[1] > core[2] + 60 and core[1] < white[1] - 20  # green, in the dimmer light
+    red_face = _face((30, 30, 200))
+    red_face[:, :, :3] = (red_face[:, :, :3] * 0.75).astype(np.uint8)
+    blue = blue_diamonds(red_face, BLUE)[100, 70, :3].astype(int)
+    assert blue[0] > blue[2] + 60 and (blue_diamonds(red_face, BLUE)[40, 70] == red_face[40, 70]).all()
+
+
 def test_each_deck_draws_its_own_inks_and_always_the_same_ones():
     green, blue = deck_inks("paris")
     assert (deck_inks("paris")[0] == green).all() and (deck_inks("paris")[1] == blue).all()

@@ -20,7 +20,7 @@ from vision.synth.bank import DeckFaces
 
 RED_MARGIN = 40  # a pixel is red ink when its red channel exceeds both others by this much (0-255)
 NEUTRAL_SPREAD = 48  # ... black ink (or its anti-aliased edge on paper) when its channels differ by less than this
-PAPER_VALUE = 200  # ... and it is darker than this (lighter neutral pixels are the paper)
+PAPER_SHARE = 0.78  # ... and it is darker than this share of the paper (lighter neutral pixels are the paper)
 BORDER_SHARE = 0.025  # of the face's width: the card's printed outline there stays as it is (no deck colours it)
 # Greens and blues drawn per deck (BGR), around what four-colour decks print: clubs 0-140-0 to 30-160-60, diamonds
 # 200-40-0 to 230-90-40.
@@ -44,10 +44,20 @@ def _inside_border(shape: tuple[int, ...]) -> np.ndarray:
     return inside
 
 
+def face_paper(bgra: np.ndarray) -> np.ndarray:
+    """The face's paper colour (BGR, float): the median of its lighter pixels (white on rendered decks, a grey of the
+    light on decks cut from photos)."""
+    colour = bgra[:, :, :3].reshape(-1, 3).astype(np.float32)
+    value = colour.max(axis=1)
+    on_card = bgra[:, :, 3].reshape(-1) > 0
+    lighter = on_card & (value >= np.percentile(value[on_card], 60))
+    return np.median(colour[lighter], axis=0)
+
+
 def blue_diamonds(bgra: np.ndarray, blue: np.ndarray) -> np.ndarray:
-    """Red ink turned `blue`: a red pixel is white paper under an ink share read from how far its red stands above
-    the other channels (1 at the face's most saturated red), shaded by its red channel (red ink reflects red, so
-    that channel carries the light the paper gets)."""
+    """Red ink turned `blue`: a red pixel is paper under an ink share read from how far its red stands above the
+    other channels (1 at the face's most saturated red), shaded by its red channel against the paper's (red ink
+    reflects red, so that channel carries the light the paper gets)."""
     out = bgra.copy()
     colour = bgra[:, :, :3].astype(np.float32)
     b, g, r = colour[:, :, 0], colour[:, :, 1], colour[:, :, 2]
@@ -55,23 +65,28 @@ def blue_diamonds(bgra: np.ndarray, blue: np.ndarray) -> np.ndarray:
     red = (saturation > RED_MARGIN) & _inside_border(saturation.shape)
     if not red.any():
         return out
+    paper = face_paper(bgra)
     share = np.clip(saturation / float(saturation[red].max()), 0.0, 1.0)[:, :, None]
-    light = (r / 255.0)[:, :, None]
-    blended = light * (255.0 * (1.0 - share) + blue * share)
+    light = (r / max(float(paper[2]), 1.0))[:, :, None]
+    blended = light * (paper * (1.0 - share) + blue * (paper.max() / 255.0) * share)
     out[:, :, :3] = np.where(red[:, :, None], np.clip(blended, 0, 255), colour).astype(np.uint8)
     return out
 
 
 def green_clubs(bgra: np.ndarray, green: np.ndarray) -> np.ndarray:
-    """Black ink turned `green`: a neutral dark pixel is white paper under an ink share of its darkness."""
+    """Black ink turned `green`: a neutral pixel darker than the paper is paper under an ink share of how much
+    darker (the green seen in the paper's light)."""
     out = bgra.copy()
     colour = bgra[:, :, :3].astype(np.float32)
     value = colour.max(axis=2)
-    ink = ((value - colour.min(axis=2)) < NEUTRAL_SPREAD) & (value < PAPER_VALUE) & _inside_border(value.shape)
+    paper = face_paper(bgra)
+    paper_value = max(float(paper.max()), 1.0)
+    ink = (((value - colour.min(axis=2)) < NEUTRAL_SPREAD) & (value < PAPER_SHARE * paper_value)
+           & _inside_border(value.shape))
     if not ink.any():
         return out
-    share = (1.0 - value / 255.0)[:, :, None]
-    blended = 255.0 * (1.0 - share) + green * share
+    share = np.clip(1.0 - value / paper_value, 0.0, 1.0)[:, :, None]
+    blended = paper * (1.0 - share) + green * (paper_value / 255.0) * share
     out[:, :, :3] = np.where(ink[:, :, None], np.clip(blended, 0, 255), colour).astype(np.uint8)
     return out
 
