@@ -85,16 +85,26 @@ def ink_name(colour: np.ndarray) -> str:
     a, b = float(colour[0]), float(colour[1])
     if np.hypot(a, b) < MIN_INK_CHROMA:
         return "black"
-    angle = float(np.degrees(np.arctan2(b, a)))
-    if BLUE_ANGLES[0] <= angle <= BLUE_ANGLES[1]:
+    blue, green = _blue_and_green(np.asarray(a), np.asarray(b), (0.0, 0.0))  # chroma checked above
+    if blue:
         return "blue"
-    if GREEN_ANGLES[0] <= angle <= GREEN_ANGLES[1]:
+    if green:
         return "green"
-    return "red" if -30.0 < angle < 100.0 else "other"
+    return "red" if -30.0 < float(np.degrees(np.arctan2(b, a))) < 100.0 else "other"
+
+
+def _blue_and_green(a: np.ndarray, b: np.ndarray, min_chroma: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Which colours (a*, b* less the paper's) lie in the blue and in the green hue angles at least `min_chroma`
+    (blue's, green's) from the paper."""
+    chroma = np.hypot(a, b)
+    angle = np.degrees(np.arctan2(b, a))
+    blue = (chroma >= min_chroma[0]) & (angle >= BLUE_ANGLES[0]) & (angle <= BLUE_ANGLES[1])
+    green = (chroma >= min_chroma[1]) & (angle >= GREEN_ANGLES[0]) & (angle <= GREEN_ANGLES[1])
+    return blue, green
 
 
 def shows_four_colours(names: list[str | None]) -> bool:
-    """Whether the indices' inks (ink_names) show a four-colour deck: enough of them blue or green."""
+    """Whether the indices' inks (survey_inks) show a four-colour deck: enough of them blue or green."""
     measured = [name for name in names if name is not None]
     new_inks = sum(name in ("blue", "green") for name in measured)
     return new_inks >= FOUR_COLOUR_MIN_INDICES and new_inks >= FOUR_COLOUR_MIN_SHARE * len(measured)
@@ -158,8 +168,5 @@ def _ink_table(paper_a: float, paper_b: float) -> np.ndarray:
     """Per 8-bit CIELAB (a, b) pair, flattened a * 256 + b: 1 blue ink, 2 green ink, 0 neither, against the paper."""
     a, b = np.meshgrid(np.arange(256, dtype=np.float32) - 128.0 - paper_a,
                        np.arange(256, dtype=np.float32) - 128.0 - paper_b, indexing="ij")
-    chroma = np.hypot(a, b)
-    angle = np.degrees(np.arctan2(b, a))
-    blue = (chroma >= BLUE_CHROMA[0]) & (angle >= BLUE_ANGLES[0]) & (angle <= BLUE_ANGLES[1])
-    green = (chroma >= GREEN_CHROMA[0]) & (angle >= GREEN_ANGLES[0]) & (angle <= GREEN_ANGLES[1])
+    blue, green = _blue_and_green(a, b, (BLUE_CHROMA[0], GREEN_CHROMA[0]))
     return np.where(blue, 1, np.where(green, 2, 0)).astype(np.uint8).ravel()

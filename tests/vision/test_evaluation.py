@@ -482,8 +482,8 @@ def test_the_four_colour_set_is_found_by_its_own_prefix_and_not_taken_for_the_ph
     for name in ("synth-v5", "synth-4c-v1"):
         folder = tmp_path / name / "photos" / "val"
         folder.mkdir(parents=True)
-        write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]],
-                    0)
+        rows = [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]]
+        write_scene(folder, "0000", rows, 0)
     needs = ("photos/val/*.json",)
     assert datasets.newest_synth_root(tmp_path, needs) == tmp_path / "synth-v5"
     assert datasets.newest_synth_root(tmp_path, needs, prefix="synth-4c-v") == tmp_path / "synth-4c-v1"

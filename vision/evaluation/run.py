@@ -25,8 +25,8 @@ from vision.looks import DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MI
 from vision.reader import MODELS_DIR, CardReader
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 
-ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "four-colour", "tiles", "phone", "phone-steep", "phone-blur", "webcam",
-            "edje", "edje-steep", "edje-blur", "edje-light")
+ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "four-colour", "tiles", "phone", "phone-steep",
+            "phone-blur", "webcam", "edje", "edje-steep", "edje-blur", "edje-light")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 

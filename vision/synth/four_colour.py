@@ -4,10 +4,11 @@ them (hearts stay red, spades black).
 Every installed deck is two-colour, and a classifier trained only on them reads a blue diamond as a spade: on the
 synthetic photos of every kind with the val decks' diamonds and clubs recoloured at their indices, card precision
 fell from 0.999 to 0.837 and 0.18 of the 3/5/5 layouts were read wrong without any warning (models/HISTORY.md,
-session 36). The faces are recoloured as ink over paper, so anti-aliased edges blend into the paper as the printed ink
-would: a diamond face's red-dominant pixels have red and blue swapped (red ink turns blue of the same depth), a club
-face's neutral dark pixels are moved from black towards the deck's green by how dark they are. Court art on those faces
-changes with them, as it does on several real four-colour decks. Index outlines do not move.
+session 36). The faces are recoloured as ink over each face's own paper (white on rendered decks, grey on decks cut
+from photos), so anti-aliased edges blend into the paper as printed ink would: a diamond face's red pixels become the
+deck's blue by how strongly red they are, a club face's neutral pixels darker than the paper its green by how much
+darker, both in the paper's light. Court art on those faces changes with them, as it does on several real
+four-colour decks; the card's printed outline stays. Index outlines do not move.
 """
 from __future__ import annotations
 

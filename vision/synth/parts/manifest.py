@@ -54,8 +54,8 @@ def deck_parts_manifest(seed: int, command: str, train_decks: list[str], val_dec
                                           f"cutting tiles: {phototiles.BLUR_NOTES}")
         manifest["tile_blur"] = tile_blur
     if four_colour:
-        manifest["notes"]["four_colour"] = (f"about {four_colour:.0%} of the items were drawn with their deck printed in "
-                                            "four colours: diamonds blue, clubs green (vision.synth.four_colour)")
+        manifest["notes"]["four_colour"] = (f"about {four_colour:.0%} of the items were drawn with their deck printed "
+                                            "in four colours: diamonds blue, clubs green (vision.synth.four_colour)")
         manifest["four_colour"] = four_colour
     return manifest
 
