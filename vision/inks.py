@@ -6,8 +6,9 @@ session 36), and teaching it the new inks cost reads of two-colour decks photogr
 the cue it leans on where the shape is a blob). So the reader keeps its models and changes the photo instead: when
 the indices it found show blue or green ink, it reads the photo again with blue turned red and green turned black.
 
-Ink is measured against the cards' paper (CIELAB a*, b* of an index box's darkest pixels less those of the paper, the
-median of the boxes' lightest near-grey pixels), so a colour cast of the light moves both and cancels.
+Ink is measured on the photo white-balanced to the cards' paper (the median of the index boxes' lightest near-grey
+pixels): each colour divided by the paper's, then CIELAB. A colour cast of the light and a dim exposure both scale ink
+and paper alike, so they cancel: black ink stays grey under a warm lamp, and a dull blue in a dark photo shows as blue.
 """
 from __future__ import annotations
 
@@ -20,20 +21,22 @@ import numpy as np
 INK_SHARE = 20  # percent: the box's darkest pixels are its ink, its lightest (100 - this) its paper
 BOX_INSET = 0.15  # of each side: the measure keeps to the middle of the index box, off the card's edge
 PAPER_MAX_CHROMA = 25.0  # paper is near grey (under a cast too); a bright table is not
-MIN_INK_CONTRAST = 25.0  # L* between ink and paper: less is no glyph (blurred past reading, or not an index)
-MIN_INK_CHROMA = 25.0  # a*b* distance of ink from paper: less is black ink (black under a cast reaches ~19)
+MIN_INK_CONTRAST = 25.0  # L* below the paper's 100, balanced: less is no glyph (blurred past reading, or not an index)
+MIN_INK_CHROMA = 25.0  # a*b* distance of ink from grey, balanced: less is black ink
 BLUE_ANGLES = (-110.0, -30.0)  # hue angle (degrees, atan2(b*, a*)) of blue ink; red ink lies at 10-55
 GREEN_ANGLES = (100.0, 180.0)  # ... of green ink
 FOUR_COLOUR_MIN_INDICES = 1  # blue or green indices it takes to call a photo's deck four-colour...
 FOUR_COLOUR_MIN_SHARE = 0.1  # ...and at least this share of the indices measured
+# an index read less surely than this is no evidence of the deck's inks: a moved photo's smear mixes red and black
+# ink with the paper and the table into blues and greens (10 of 150 moved two-colour photos called four-colour)
+MIN_READ_PROBABILITY = 0.3
 INKS_AGREE_SHARE = 0.6  # of the blue and green indices, named diamonds and clubs when read turned two-colour
-# The recolouring works on every pixel whose colour lies in the blue or green angles at least the first of these far
-# from the paper (anti-aliased ink edges are paler than the ink itself), fully from the second on; between, partly.
-# Blue ink lies at chroma 27-89 (10th-90th percentile), green ink at 9-55; black ink under a cast at up to ~19 is made
-# nearly grey (a faint blue keeps a faint share of its chroma, turned red). From 20-40 for blue, the four-colour photos'
-# rows read right fell 0.898 -> 0.873 (their paler blue rims went grey).
-BLUE_CHROMA = (10.0, 30.0)
-GREEN_CHROMA = (10.0, 30.0)
+# The recolouring works on every pixel whose balanced colour lies in the blue or green angles at least the first of
+# these from grey (anti-aliased ink edges are paler than the ink itself), fully from the second on; between, partly:
+# a faint tint (black ink's edge on cream paper) is only made grey. 10-30 turned black edges on cream paper and lost
+# a small ace; 20-40 left pale blue rims (docs/reader-decisions.md).
+BLUE_CHROMA = (15.0, 35.0)
+GREEN_CHROMA = (15.0, 35.0)
 RECOLOUR_REACH = 3.0  # the squares recoloured around each index found, in its sizes (the classifier's crop is 1.4)
 RED_ANGLE = 35.0  # where blue ink is turned to: the middle of the red inks measured
 # Green ink is much lighter than black (L* ~50 against ~15): its distance from the paper is stretched by this much,
@@ -46,8 +49,16 @@ def _lab(picture: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(picture.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
 
 
+def _balanced_lab(bgr: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """CIELAB of BGR colours (N x 3, 0-255) white-balanced to the cards' `paper` (BGR): the paper is L* 100 and
+    grey, and an ink's colour is its own, not the light's (von Kries on the camera's encoded values, which for a
+    power-law gamma is the same as on linear light)."""
+    scaled = np.clip(bgr.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0), 0.0, 1.0)
+    return cv2.cvtColor(scaled.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+
+
 def _ink_and_paper(image: np.ndarray, box: Iterable[float]) -> tuple[np.ndarray, np.ndarray] | None:
-    """Median L*a*b* of the darkest pixels in the middle of an index box and of its lightest near-grey ones (the
+    """Median BGR of the darkest pixels in the middle of an index box and of its lightest near-grey ones (the
     paper; a bright table at the box's edge is coloured), or None where it shows no glyph or no paper."""
     x1, y1, x2, y2 = (float(v) for v in box)
     dx, dy = BOX_INSET * (x2 - x1), BOX_INSET * (y2 - y1)
@@ -56,32 +67,37 @@ def _ink_and_paper(image: np.ndarray, box: Iterable[float]) -> tuple[np.ndarray,
     x2, y2 = min(w, int(round(x2 - dx))), min(h, int(round(y2 - dy)))
     if x2 - x1 < 3 or y2 - y1 < 3:
         return None
-    lab = _lab(image[y1:y2, x1:x2]).reshape(-1, 3)
+    pixels = image[y1:y2, x1:x2].reshape(-1, 3)
+    lab = _lab(pixels.reshape(-1, 1, 3)).reshape(-1, 3)
     lightness = lab[:, 0]
     greyish = np.hypot(lab[:, 1], lab[:, 2]) < PAPER_MAX_CHROMA
     if greyish.sum() < 3:
         return None
     dark = np.percentile(lightness, INK_SHARE)
     light = np.percentile(lightness[greyish], 100 - INK_SHARE)
-    if light - dark < MIN_INK_CONTRAST:
+    ink = np.median(pixels[lightness <= dark], axis=0)
+    paper = np.median(pixels[greyish & (lightness >= light)], axis=0)
+    # the glyph's contrast against its own paper, balanced: a dim photo's ink is as far below its paper as a bright one's
+    if 100.0 - _balanced_lab(ink[None], paper)[0, 0] < MIN_INK_CONTRAST:
         return None
-    return np.median(lab[lightness <= dark], axis=0), np.median(lab[greyish & (lightness >= light)], axis=0)
+    return ink, paper
 
 
 def survey_inks(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> tuple[list[str | None], np.ndarray | None]:
     """Each box's ink ('black', 'red', 'blue', 'green' or 'other'; None where it shows no glyph) and the cards'
-    paper (L*a*b*; None where no box shows one): the median paper of all the boxes, which each ink is taken against
+    paper (BGR; None where no box shows one): the median paper of all the boxes, which each ink is balanced to
     (one box's lightest pixels may be a coloured table, and a photo's brightest ones a lamp or the table)."""
     measures = [_ink_and_paper(image, box) for box in boxes]
     found = [m for m in measures if m is not None]
     if not found:
         return [None] * len(measures), None
     paper = np.median([p for _, p in found], axis=0)
-    return [None if m is None else ink_name(m[0][1:] - paper[1:]) for m in measures], paper
+    inks = iter(_balanced_lab(np.array([ink for ink, _ in found]), paper))
+    return [None if m is None else ink_name(next(inks)[1:]) for m in measures], paper
 
 
 def ink_name(colour: np.ndarray) -> str:
-    """'black', 'red', 'blue', 'green' or 'other' for an ink's (a*, b*) less the paper's."""
+    """'black', 'red', 'blue', 'green' or 'other' for an ink's (a*, b*) balanced to the paper."""
     a, b = float(colour[0]), float(colour[1])
     if np.hypot(a, b) < MIN_INK_CHROMA:
         return "black"
@@ -94,8 +110,8 @@ def ink_name(colour: np.ndarray) -> str:
 
 
 def _blue_and_green(a: np.ndarray, b: np.ndarray, min_chroma: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """Which colours (a*, b* less the paper's) lie in the blue and in the green hue angles at least `min_chroma`
-    (blue's, green's) from the paper."""
+    """Which colours (a*, b* balanced to the paper) lie in the blue and in the green hue angles at least
+    `min_chroma` (blue's, green's) from grey."""
     chroma = np.hypot(a, b)
     angle = np.degrees(np.arctan2(b, a))
     blue = (chroma >= min_chroma[0]) & (angle >= BLUE_ANGLES[0]) & (angle <= BLUE_ANGLES[1])
@@ -103,8 +119,11 @@ def _blue_and_green(a: np.ndarray, b: np.ndarray, min_chroma: tuple[float, float
     return blue, green
 
 
-def shows_four_colours(names: list[str | None]) -> bool:
-    """Whether the indices' inks (survey_inks) show a four-colour deck: enough of them blue or green."""
+def shows_four_colours(names: list[str | None], probabilities: Iterable[float] | None = None) -> bool:
+    """Whether the indices' inks (survey_inks) show a four-colour deck: enough of them blue or green, counting only
+    the indices read with at least MIN_READ_PROBABILITY where their `probabilities` are given."""
+    if probabilities is not None:
+        names = [name for name, p in zip(names, probabilities, strict=True) if p >= MIN_READ_PROBABILITY]
     measured = [name for name in names if name is not None]
     new_inks = sum(name in ("blue", "green") for name in measured)
     return new_inks >= FOUR_COLOUR_MIN_INDICES and new_inks >= FOUR_COLOUR_MIN_SHARE * len(measured)
@@ -120,37 +139,35 @@ def inks_agree(names: list[str | None], codes: list[str]) -> bool:
 
 
 def two_colour_view(image: np.ndarray, paper: np.ndarray, boxes: Iterable[Iterable[float]] | None = None) -> np.ndarray:
-    """The photo with blue turned red (at its own lightness) and green turned black, each pixel's colour taken against
-    the cards' `paper` (survey_inks) so a cast does not move the line between inks; only around the index `boxes`
-    (RECOLOUR_REACH times their size; all the photo when None), other pixels left as they were. The detector finds
-    blue and green indices as it finds others: only the classifier needs them two-colour, and a green table turned
-    grey whole cost a 12 MP photo ~300 ms."""
+    """The photo with blue turned red (at its own lightness) and green turned black, each pixel's colour balanced to
+    the cards' `paper` (BGR, survey_inks) so neither a cast nor a dim light moves the line between inks; only around
+    the index `boxes` (RECOLOUR_REACH times their size; all the photo when None), other pixels left as they were. The
+    detector finds blue and green indices as it finds others: only the classifier needs them two-colour, and a green
+    table turned grey whole cost a 12 MP photo ~300 ms."""
     around = np.ones(image.shape[:2], bool) if boxes is None else _around(boxes, image.shape)
-    lab8 = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)[around]
-    kind = _ink_table(float(paper[1]), float(paper[2]))[lab8[:, 1].astype(np.intp) * 256 + lab8[:, 2]]
-    changed = np.zeros(image.shape[:2], bool)
-    changed[around] = kind > 0
     result = image.copy()
+    pixels = image[around]
+    lab = _balanced_lab(pixels, paper)
+    lightness, a, b = lab[:, 0], lab[:, 1], lab[:, 2]
+    blue, green = _blue_and_green(a, b, (BLUE_CHROMA[0], GREEN_CHROMA[0]))
+    changed = blue | green
     if not changed.any():
         return result
-    is_blue = kind[kind > 0] == 1
-    lab = _lab(image[changed].reshape(-1, 1, 3)).reshape(-1, 3)
-    lightness, a, b = lab[:, 0], lab[:, 1] - paper[1], lab[:, 2] - paper[2]
+    lightness, a, b, is_blue = lightness[changed], a[changed], b[changed], blue[changed]
     chroma = np.hypot(a, b)
-    # how surely a pixel is blue or green ink rather than black ink under a cast (up to ~19 from the paper): a faint
-    # tint is only made grey, so black ink is neither reddened nor thickened
+    # how surely a pixel is blue or green ink rather than black ink with a tint: a faint tint is only made grey, so
+    # black ink is neither reddened nor thickened
     sure_blue = np.clip((chroma - BLUE_CHROMA[0]) / (BLUE_CHROMA[1] - BLUE_CHROMA[0]), 0.0, 1.0)
     sure_green = np.clip((chroma - GREEN_CHROMA[0]) / (GREEN_CHROMA[1] - GREEN_CHROMA[0]), 0.0, 1.0)
     darkening = 1.0 + sure_green * (GREEN_DARKENING - 1.0)
-    lightness = np.where(is_blue, lightness, np.maximum(paper[0] - (paper[0] - lightness) * darkening, 0.0))
-    # grey under the light's cast: the paper's tint, fading with lightness as it does on black ink; blue keeps its
-    # chroma (by how sure it is) turned to red
-    shade = lightness / max(float(paper[0]), 1.0)
-    kept = np.where(is_blue, sure_blue * chroma, 0.0)
+    lightness = np.where(is_blue, lightness, np.maximum(100.0 - (100.0 - lightness) * darkening, 0.0))
+    kept = np.where(is_blue, sure_blue * chroma, 0.0)  # blue keeps its chroma (by how sure it is), turned to red
     red = np.radians(RED_ANGLE)
-    out = np.stack([lightness, paper[1] * shade + kept * np.cos(red), paper[2] * shade + kept * np.sin(red)], axis=1)
-    bgr = cv2.cvtColor(out.astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_Lab2BGR).reshape(-1, 3)
-    result[changed] = np.clip(bgr * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    out = np.stack([lightness, kept * np.cos(red), kept * np.sin(red)], axis=1).astype(np.float32)
+    balanced = cv2.cvtColor(out.reshape(-1, 1, 3), cv2.COLOR_Lab2BGR).reshape(-1, 3)
+    recoloured = pixels.copy()
+    recoloured[changed] = np.clip(balanced * np.maximum(paper, 1.0) + 0.5, 0, 255).astype(np.uint8)
+    result[around] = recoloured
     return result
 
 
@@ -162,11 +179,3 @@ def _around(boxes: Iterable[Iterable[float]], shape: tuple[int, ...]) -> np.ndar
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         cv2.rectangle(mask, (int(cx - half), int(cy - half)), (int(cx + half), int(cy + half)), 1, -1)
     return mask.astype(bool)
-
-
-def _ink_table(paper_a: float, paper_b: float) -> np.ndarray:
-    """Per 8-bit CIELAB (a, b) pair, flattened a * 256 + b: 1 blue ink, 2 green ink, 0 neither, against the paper."""
-    a, b = np.meshgrid(np.arange(256, dtype=np.float32) - 128.0 - paper_a,
-                       np.arange(256, dtype=np.float32) - 128.0 - paper_b, indexing="ij")
-    blue, green = _blue_and_green(a, b, (BLUE_CHROMA[0], GREEN_CHROMA[0]))
-    return np.where(blue, 1, np.where(green, 2, 0)).astype(np.uint8).ravel()

@@ -135,7 +135,7 @@ class CardReader:
         start = time.perf_counter()
         names, paper = survey_inks(image, [r.box for r in result.readings])
         timings["inks"] = (time.perf_counter() - start) * 1000
-        if paper is None or not shows_four_colours(names):
+        if paper is None or not shows_four_colours(names, [r.probability for r in result.readings]):
             return result, image
         start = time.perf_counter()
         recoloured = two_colour_view(image, paper, [r.box for r in result.readings])
