@@ -77,7 +77,8 @@ def _ink_and_paper(image: np.ndarray, box: Iterable[float]) -> tuple[np.ndarray,
     light = np.percentile(lightness[greyish], 100 - INK_SHARE)
     ink = np.median(pixels[lightness <= dark], axis=0)
     paper = np.median(pixels[greyish & (lightness >= light)], axis=0)
-    # the glyph's contrast against its own paper, balanced: a dim photo's ink is as far below its paper as a bright one's
+    # the glyph's contrast against its own paper, balanced: a dim photo's ink lies as far below its paper as a bright
+    # photo's does
     if 100.0 - _balanced_lab(ink[None], paper)[0, 0] < MIN_INK_CONTRAST:
         return None
     return ink, paper
