@@ -93,7 +93,7 @@ def test_blue_turns_red_and_green_turns_dark_grey_while_red_black_and_the_paper_
     assert int(view[5, 5].max()) - int(view[5, 5].min()) < 15  # a green table is green too: it turns grey
 
 
-def test_black_ink_under_a_cool_cast_is_made_grey_not_red_nor_thickened():
+def test_faintly_bluish_black_ink_is_made_grey_not_red_nor_thickened():
     # black ink that measures faintly bluish balanced to the paper (chroma ~19: in the recolouring's partial range)
     image, boxes = _page(["black", "blue"])
     tinted = image.copy()
