@@ -24,7 +24,8 @@ from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_M
                           IndexLooks)
 from vision.messages import BLURRED_WARNING
 from vision.motion import MotionLine, motion_line
-from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, ReadResult, result_of
+from vision.results import (FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, SHARPENED_READ, STRETCHED_READ, TWO_COLOUR_READ,
+                            ReadResult, result_of)
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
 from vision.unsqueeze import stretched_vertically
@@ -115,11 +116,11 @@ class CardReader:
         blurred = self._blur_warning(image, result.readings, line)
         timings["sharpness"] = measured_ms + (time.perf_counter() - start) * 1000
         if blurred and self.sharpen_blurred:
-            result = self._second_read(result, "sharpened read", timings, loose,
+            result = self._second_read(result, SHARPENED_READ, timings, loose,
                                        lambda: self._read_image(restored(image, line), reduction, loose, {}))
         if self.unsqueeze_short_reads and result.readings and (self._is_short(result, loose) or (loose and blurred)):
             found = result.readings
-            result = self._second_read(result, "stretched read", timings, loose,
+            result = self._second_read(result, STRETCHED_READ, timings, loose,
                                        lambda: self._read_stretched_region(image, reduction, found, loose),
                                        accept=self._adds_only_plain_cards if loose else None)
         if blurred:  # measured on the photo as taken: a sharpened read of it is no reason to stop advising a retake
@@ -141,10 +142,11 @@ class CardReader:
         recoloured = two_colour_view(image, paper, [r.box for r in result.readings])
         second = self._read_image(recoloured, reduction, loose, {}, second_look=not restore_follows)
         agree = inks_agree(survey_inks(image, [r.box for r in second.readings])[0], [r.code for r in second.readings])
-        timings["two-colour read"] = (time.perf_counter() - start) * 1000
+        timings[TWO_COLOUR_READ] = (time.perf_counter() - start) * 1000
         if not agree or self._preference(second, loose)[0] < self._preference(result, loose)[0]:
             return result, image
         second.timings_ms = result.timings_ms
+        second.kept_reads = [*result.kept_reads, TWO_COLOUR_READ]
         return second, recoloured
 
     def _second_read(self, result: ReadResult, name: str, timings: dict[str, float], loose: bool,
@@ -158,6 +160,7 @@ class CardReader:
         if (self._preference(second, loose) > self._preference(result, loose)
                 and (accept is None or accept(result, second))):
             second.timings_ms = result.timings_ms
+            second.kept_reads = [*result.kept_reads, name]
             return second
         return result
 

@@ -384,6 +384,37 @@ def test_rank_boxes_count_the_photos_warned_blurred(tmp_path, reader):
     assert warned.numbers["photos read wrong, share warned blurred"] == 1.0
 
 
+class GivesSecondReads:
+    """The drawn reader, its n-th read said to have been given a two-colour read (and, for the first, kept it)."""
+
+    def __init__(self, reader, tried: set[int], kept: set[int]):
+        self.reader, self.tried, self.kept, self.reads = reader, tried, kept, 0
+        self.detector, self.detection_sizes = reader.detector, reader.detection_sizes
+
+    def read(self, data, loose=False):
+        read = self.reader.read(data, loose=loose)
+        if self.reads in self.tried:
+            read.timings_ms["two-colour read"] = 5.0
+        if self.reads in self.kept:
+            read.kept_reads.append("two-colour read")
+        self.reads += 1
+        return read
+
+
+def test_each_set_counts_the_photos_given_a_second_read_and_those_that_kept_it(tmp_path, reader):
+    for i in range(4):
+        write_scene(tmp_path, f"{i:04d}", [list(r) for r in deal(i)], 0)
+    scenes = evaluate_scenes(GivesSecondReads(reader, {0, 2}, {2}), datasets.load_scenes(tmp_path), "drawn")
+    assert scenes.numbers["photos given a two-colour read"] == pytest.approx(2 / 4)
+    assert scenes.numbers["photos whose two-colour read was kept"] == pytest.approx(1 / 4)
+    assert not any("sharpened" in name or "stretched" in name for name in scenes.numbers)  # none was given one
+    singles = evaluate_singles(GivesSecondReads(reader, {1}, set()), [(tmp_path / "0000.jpg", "AS")] * 2, "drawn")
+    assert singles.numbers["photos given a two-colour read"] == pytest.approx(1 / 2)
+    assert singles.numbers["photos whose two-colour read was kept"] == 0.0
+    plain = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
+    assert not any(name.startswith("photos given a") for name in plain.numbers)
+
+
 def test_lit_views_change_the_light_as_named_and_keep_the_labels(tmp_path):
     from vision.evaluation.views import LIGHT_VIEWS, lit, lit_view_with_boxes
 

@@ -57,6 +57,7 @@ def test_a_four_colour_deck_is_read_again_turned_two_colour_and_only_then_read_r
     data = FOUR_COLOURS.read_bytes()
     result = reader.read(data)
     assert result.to_dict()["rows"] == truth and "two-colour read" in result.timings_ms
+    assert result.kept_reads == ["two-colour read"]
     plain = CardReader(MODELS_DIR, read_four_colours=False).read(data)
     diamonds = [code for row in truth.values() for code in row if code.endswith("D")]
     named = [card.code for card in plain.cards]
@@ -67,7 +68,8 @@ def test_a_four_colour_deck_is_read_again_turned_two_colour_and_only_then_read_r
 def test_two_colour_layouts_are_read_once(reader):
     for image, truth in LAYOUTS:
         if not truth.get("four_colour"):
-            assert "two-colour read" not in reader.read(image.read_bytes()).timings_ms, image.name
+            read = reader.read(image.read_bytes())
+            assert "two-colour read" not in read.timings_ms and "two-colour read" not in read.kept_reads, image.name
 
 
 @pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")

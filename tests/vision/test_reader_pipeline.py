@@ -635,6 +635,7 @@ def test_a_blurred_photo_is_read_again_sharpened_and_that_read_kept_when_it_name
     assert len(_said_blurred(plain)) == len(_said_blurred(sharpened)) == 1
     assert [w for w in sharpened.warnings if not w.startswith(BLURRED_WARNING)] == []
     assert "sharpened read" in sharpened.timings_ms and "sharpened read" not in plain.timings_ms
+    assert sharpened.kept_reads == ["sharpened read"] and plain.kept_reads == []
 
 
 def test_a_sharpened_read_that_names_no_more_cards_is_not_kept_and_a_sharp_photo_is_not_read_twice(
@@ -643,7 +644,7 @@ def test_a_sharpened_read_that_names_no_more_cards_is_not_kept_and_a_sharp_photo
     hopeless = ColourClassifier(probability=0.3)  # unsure of every mark, sharpened or not
     read = CardReader(detector=MarkerDetector(), classifier=hopeless).read(blurred)
     unsharpened = CardReader(detector=MarkerDetector(), classifier=hopeless, sharpen_blurred=False).read(blurred)
-    assert "sharpened read" in read.timings_ms
+    assert "sharpened read" in read.timings_ms and "sharpened read" not in read.kept_reads
     assert read.to_dict() == unsharpened.to_dict()
     image, _ = render(rows)
     sharp = CardReader(detector=MarkerDetector(), classifier=SureWhenSharp()).read(jpeg(image))

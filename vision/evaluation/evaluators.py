@@ -16,7 +16,7 @@ from vision.evaluation.datasets import Scene, yolo_label_boxes
 from vision.evaluation.metrics import ClassDetectionAccumulator, DetectionAccumulator, box_iou, per_class_prf
 from vision.messages import BLURRED_WARNING
 from vision.reader import CardReader
-from vision.results import ReadResult
+from vision.results import SECOND_READS, ReadResult
 from vision.rows import ROW_NAMES, group_rows
 
 NO_CARD = "none"
@@ -54,6 +54,7 @@ class SetResult:
     actual: Counter = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)  # photo names not read right (first few shown)
     missed_by_size: Counter = field(default_factory=Counter)  # (photo kind, MISSED_SIZE_BINS label) -> cards
+    second_reads: Counter = field(default_factory=Counter)  # (SECOND_READS name, "tried" or "kept") -> photos
 
     @property
     def silent_failures(self) -> list[str]:
@@ -70,6 +71,20 @@ class SetResult:
             self.true_positive[code] += min(truth[code], guess[code])
         self.actual.update(truth)
         self.predicted.update(guess)
+
+    def count_second_reads(self, read: ReadResult) -> None:
+        """Which second reads a photo was given (their time is recorded) and which of them the reader kept."""
+        for name in SECOND_READS:
+            self.second_reads[(name, "tried")] += name in read.timings_ms
+            self.second_reads[(name, "kept")] += name in read.kept_reads
+
+    def add_second_read_numbers(self) -> None:
+        """Shares of photos given each second read and kept it (a two-colour deck read again two-colour is a false
+        call of a four-colour deck); reads no photo was given are left out."""
+        for name in SECOND_READS:
+            if self.second_reads[(name, "tried")]:
+                self.numbers[f"photos given a {name}"] = self.second_reads[(name, "tried")] / max(self.photos, 1)
+                self.numbers[f"photos whose {name} was kept"] = self.second_reads[(name, "kept")] / max(self.photos, 1)
 
     def micro(self) -> tuple[float, float]:
         tp, p, a = sum(self.true_positive.values()), sum(self.predicted.values()), sum(self.actual.values())
@@ -94,10 +109,13 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
     for path, truth, view, load in photo_views:
         result.photos += 1
         try:
-            cards = reader.read(load(path), loose=True).cards
+            read = reader.read(load(path), loose=True)
         except ImageError:
             result.unreadable += 1
             cards = []
+        else:
+            cards = read.cards
+            result.count_second_reads(read)
         guess = max(cards, key=lambda c: c.confidence).code if cards else NO_CARD
         result.confusion[(truth, guess)] += 1
         result.actual[truth] += 1
@@ -120,6 +138,7 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
             correct_as_labelled / max(result.photos, 1))
     result.numbers["no card found"] = sum(
         n for (_, guess), n in result.confusion.items() if guess == NO_CARD) / max(result.photos, 1)
+    result.add_second_read_numbers()
     return result
 
 
@@ -172,6 +191,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             cards, scale = read.cards, read.scale
             warned_blurred = any(w.startswith(BLURRED_WARNING) for w in read.warnings)
             warned = bool(read.warnings)
+            result.count_second_reads(read)
         except ImageError:  # the reader's error is itself the warning
             result.unreadable += 1
             cards, scale, labels, warned_blurred, warned = [], 1.0, photo_labels, False, True
@@ -213,6 +233,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
                                / max(sum(t["read wrong"] for t in per_view.values()), 1),
                            SILENTLY_WRONG_PHOTOS: sum(t["read wrong, no warning"] for t in per_view.values())
                            / max(result.photos, 1)})
+    result.add_second_read_numbers()
     if views:
         for view, tally in per_view.items():
             result.numbers[f"rank precision, {view}"] = tally["right"] / max(tally["read"], 1)
@@ -309,6 +330,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
         except ImageError:
             result.unreadable += 1
             continue
+        result.count_second_reads(read)
         named.add(*_reader_indices(read), *_labelled_indices(scene))
         named_legible.add(*_reader_indices(read), *_labelled_indices(scene, legible_only=True),
                           *_illegible_indices(scene))
@@ -353,6 +375,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
                                SILENTLY_WRONG_LAYOUTS: silent_layouts / layouts})
     if loose:
         result.numbers[f"{SILENTLY_WRONG_PHOTOS} (loose cards)"] = silent_loose / loose
+    result.add_second_read_numbers()
     if len(by_kind) > 1:
         for kind_name, kind in sorted(by_kind.items()):
             kind_precision, kind_recall = kind.micro()
