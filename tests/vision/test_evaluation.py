@@ -385,7 +385,8 @@ def test_rank_boxes_count_the_photos_warned_blurred(tmp_path, reader):
 
 
 class GivesSecondReads:
-    """The drawn reader, its n-th read said to have been given a two-colour read (and, for the first, kept it)."""
+    """The drawn reader whose reads numbered in `tried` (from 0) say they were given a two-colour read, and those in
+    `kept` that they kept it."""
 
     def __init__(self, reader, tried: set[int], kept: set[int]):
         self.reader, self.tried, self.kept, self.reads = reader, tried, kept, 0
