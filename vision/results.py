@@ -21,12 +21,12 @@ LOW_CONFIDENCE = MIN_CARD_CONFIDENCE
 # An index this close to the photo's edge (working-image pixels) may be cut off and read as another card, so it is
 # never named surely [cut indices].
 EDGE_MARGIN_PX = 1.0
-# The reads a photo may be given after its first one (vision.reader), in their order
-TWO_COLOUR_READ, SHARPENED_READ, STRETCHED_READ = "two-colour read", "sharpened read", "stretched read"
-SECOND_READS = (TWO_COLOUR_READ, SHARPENED_READ, STRETCHED_READ)
 # A hand with fewer sure cards is filled with the most confident unsure ones down to this, flagged `low confidence`,
 # rather than left with holes to type in [unsure].
 FILL_MIN_CONFIDENCE = 0.3
+# The reads a photo may be given after its first one (vision.reader), in their order
+TWO_COLOUR_READ, SHARPENED_READ, STRETCHED_READ = "two-colour read", "sharpened read", "stretched read"
+SECOND_READS = (TWO_COLOUR_READ, SHARPENED_READ, STRETCHED_READ)
 
 
 @dataclass

@@ -79,8 +79,8 @@ class SetResult:
             self.second_reads[(name, "kept")] += name in read.kept_reads
 
     def add_second_read_numbers(self) -> None:
-        """Shares of photos given each second read and kept it (a two-colour deck read again two-colour is a false
-        call of a four-colour deck); reads no photo was given are left out."""
+        """Shares of the photos given each second read and of those that kept it (on a two-colour set, a two-colour
+        read is a false call of a four-colour deck); reads no photo was given are left out."""
         for name in SECOND_READS:
             if self.second_reads[(name, "tried")]:
                 self.numbers[f"photos given a {name}"] = self.second_reads[(name, "tried")] / max(self.photos, 1)
