@@ -391,6 +391,7 @@ class GivesSecondReads:
     def __init__(self, reader, tried: set[int], kept: set[int]):
         self.reader, self.tried, self.kept, self.reads = reader, tried, kept, 0
         self.detector, self.detection_sizes = reader.detector, reader.detection_sizes
+        self.min_card_confidence = reader.min_card_confidence
 
     def read(self, data, loose=False):
         read = self.reader.read(data, loose=loose)
@@ -447,6 +448,21 @@ def test_cards_not_read_are_counted_by_the_size_of_their_index(tmp_path, reader)
     assert ("Cards not read (missed, or read as another card), by the short side of their largest visible index "
             "(photo px): "
             "rows no visible index ×1; scattered 12–24 px ×1") in lines
+
+
+def test_each_set_counts_its_labelled_indices_by_what_the_reader_made_of_them(tmp_path, reader):
+    truth = write_scattered_scene(tmp_path, [{"code": ABSENT, "indices": [[10.0, 10.0, 40.0, 30.0]]}])
+    drawn_indices = sum(len(card["indices"]) for card in truth["cards"]) - 1
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn scattered")
+    assert result.index_outcomes == {("scattered", "named right surely"): drawn_indices, ("scattered", "no box"): 1}
+    # the absent card's index is a miss no ranking can mend; the drawn ones are all named right
+    assert result.numbers["52-class index mAP50 (whole reader, right readings ranked first)"] == pytest.approx(
+        result.numbers["52-class index mAP50 (whole reader)"])
+    assert result.numbers["52-class index mAP50 (whole reader)"] < 1.0
+    lines = run_module._section(result, None)
+    assert "| photo kind | indices | named right surely | named right, unsure | named another code | box off (IoU " \
+           "0.1–0.5) | no box |" in lines
+    assert f"| all | {drawn_indices + 1} | {drawn_indices} | 0 | 0 | 0 | 1 |" in lines
 
 
 @pytest.mark.parametrize("boxes, label", [([], "no visible index"), ([[0, 0, 30, 11.9]], "under 12 px"),

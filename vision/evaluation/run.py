@@ -5,6 +5,7 @@ import argparse
 import hashlib
 import math
 import time
+from collections import Counter
 from functools import partial
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from vision.evaluation.confusion_image import draw_confusion, side_by_side
 from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_LABELS, NO_CARD, SetResult,
                                           evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
                                           evaluate_singles)
+from vision.evaluation.index_outcomes import OUTCOMES
 from vision.evaluation.metrics import worst_confusions
 from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, moved_photo_bytes, steep_view_bytes,
@@ -131,6 +133,8 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
                         key=lambda item: (item[0][0], MISSED_SIZE_LABELS.index(item[0][1])))
         lines += ["Cards not read (missed, or read as another card), by the short side of their largest visible index "
                   "(photo px): " + "; ".join(f"{kind} {label} ×{n}" for (kind, label), n in counts), ""]
+    if result.index_outcomes:
+        lines += _index_outcome_table(result.index_outcomes)
     if result.failures:
         lines += [f"First failures ({len(result.failures)} in all):", ""]
         lines += [f"- {failure}" for failure in result.failures[:8]] + [""]
@@ -138,6 +142,19 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
         lines += [f"Read wrong without any warning ({len(result.silent_failures)}):", ""]
         lines += [f"- {failure}" for failure in result.silent_failures] + [""]
     return lines
+
+
+def _index_outcome_table(outcomes: Counter) -> list[str]:
+    """Labelled indices (the legible ones where a set marks legibility) by what the whole reader made of them, per
+    photo kind and in all: where the 52-class index mAP is lost."""
+    kinds = sorted({kind for kind, _ in outcomes})
+    lines = ["Labelled indices by what the whole reader made of them (legible ones where the set marks them; a "
+             "reading on an index overlaps it by IoU 0.5 or more, surely = at the unsure threshold or over):", "",
+             "| photo kind | indices | " + " | ".join(OUTCOMES) + " |", "| --- " * (len(OUTCOMES) + 2) + "|"]
+    for kind in [*kinds, None]:
+        counts = [sum(n for (k, o), n in outcomes.items() if o == outcome and kind in (None, k)) for outcome in OUTCOMES]
+        lines.append(f"| {kind or 'all'} | {sum(counts)} | " + " | ".join(str(n) for n in counts) + " |")
+    return lines + [""]
 
 
 def models_dir(args: argparse.Namespace) -> Path:
