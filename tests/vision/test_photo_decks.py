@@ -170,6 +170,31 @@ def test_a_deck_with_four_indices_gets_four_outlines_in_the_right_corners(tmp_pa
     assert _suit_band(bottom_left, 3)[:, 1].max() < bottom_left[:, 1].mean()
 
 
+def test_each_index_outline_follows_its_own_ink_on_a_face_not_printed_point_symmetric(tmp_path):
+    """A cut-out card (or a deck like kde_jolly_royal) need not carry its second index where turning the face half
+    round puts the first: the outline is the ink found in that corner's own box."""
+    from vision.crops import CARD_CODES
+    from vision.synth.bank import INDEX_BOXES_FILE, faces_fingerprint, load_deck_faces
+
+    deck = decks.Deck("lopsided", "photo", "nowhere", "none", "none")
+    folder = tmp_path / deck.name
+    folder.mkdir()
+    raw = {}
+    for code in CARD_CODES:
+        face = blank_face(72, 50)
+        face[4:20, 3:10, :3] = 20  # top-left index
+        face[44:62, 34:43, :3] = 20  # bottom-right index, 5-10 px in from where a half turn puts the first
+        cv2.imwrite(str(folder / f"{code}.png"), face)
+        raw[code] = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
+    boxes = {code: [[3, 4, 10, 20], [34, 44, 43, 62]] for code in CARD_CODES}
+    (folder / INDEX_BOXES_FILE).write_text(json.dumps({"faces": faces_fingerprint(raw), "boxes": boxes}))
+    for face in load_deck_faces(tmp_path, deck).faces.values():
+        top_left, bottom_right = face.hulls
+        assert top_left.min(axis=0) == pytest.approx([2.5, 3.5]) and top_left.max(axis=0) == pytest.approx([9.5, 19.5])
+        assert bottom_right.min(axis=0) == pytest.approx([33.5, 43.5])
+        assert bottom_right.max(axis=0) == pytest.approx([42.5, 61.5])
+
+
 def test_photo_decks_are_built_one_at_a_time_in_this_process(tmp_path, monkeypatch):
     built = []
     monkeypatch.setattr(decks, "render_deck", lambda deck, cache_dir: built.append(deck.name))

@@ -113,11 +113,9 @@ def load_deck_faces(cache_dir: Path, deck: Deck) -> DeckFaces:
         for _ in range(LEVELS - 1):
             prev = pyramid[-1]
             pyramid.append(cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2), interpolation=cv2.INTER_AREA))
-        top_left, bottom_right, *other_corners = boxes[code]
-        hull = _index_hull(image, top_left)
-        hulls = [hull, np.stack([w - hull[:, 0], h - hull[:, 1]], axis=1).astype(np.float32)]
-        for corner, box in enumerate(other_corners, start=2):  # a deck with indices in all four corners
-            like = hulls[corner % 2]  # top-right reads upright like the top-left, bottom-left like the bottom-right
-            hulls.append((like + np.array(box[:2], np.float32) - like.min(axis=0)).astype(np.float32))
-        result.faces[code] = Face(code, pyramid, hulls, [top_left, bottom_right, *other_corners])
+        # each corner's outline from its own ink: a face turned half round onto itself misplaced the second index by
+        # up to 46 px on decks not printed point-symmetric (kde_jolly_royal; the cut-out photo decks 28 px), and a
+        # corner's outline moved from another corner kept that corner's size [session 39]
+        hulls = [_index_hull(image, box) for box in boxes[code]]  # top-left, bottom-right, then any other corners
+        result.faces[code] = Face(code, pyramid, hulls, list(boxes[code]))
     return result
