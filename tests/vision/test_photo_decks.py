@@ -140,25 +140,33 @@ def test_indices_in_the_other_corners_are_found_only_where_a_deck_prints_them():
     assert bottom_left == (25, 720 - 190, 82, 720 - 35)
 
 
-def test_a_deck_with_four_indices_gets_four_outlines_in_the_right_corners(tmp_path):
+def cached_small_deck(cache_dir, name: str, inks: list[tuple[int, int, int, int]],
+                      extra_boxes: dict[str, list[list[int]]] | None = None):
+    """A 72 x 50 px photo deck in `cache_dir` whose every face is blank paper with black ink at the boxes `inks`
+    (x1, y1, x2, y2; the index finder's boxes saved with them, plus `extra_boxes` per code), loaded as DeckFaces."""
     from vision.crops import CARD_CODES
     from vision.synth.bank import INDEX_BOXES_FILE, faces_fingerprint, load_deck_faces
-    from vision.synth.scene import _suit_band
 
-    deck = decks.Deck("four_corners", "photo", "nowhere", "none", "none")
-    folder = tmp_path / deck.name
+    deck = decks.Deck(name, "photo", "nowhere", "none", "none")
+    folder = cache_dir / deck.name
     folder.mkdir()
     raw = {}
     for code in CARD_CODES:
         face = blank_face(72, 50)
-        face[4:20, 3:10, :3] = 20
-        face[52:68, 40:47, :3] = 20
+        for x1, y1, x2, y2 in inks:
+            face[y1:y2, x1:x2, :3] = 20
         cv2.imwrite(str(folder / f"{code}.png"), face)
         raw[code] = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
-    boxes = {code: [[3, 4, 10, 20], [40, 52, 47, 68]] for code in CARD_CODES}
-    boxes["AS"] += [[40, 4, 47, 20], [3, 52, 10, 68]]
+    boxes = {code: [list(box) for box in inks] + (extra_boxes or {}).get(code, []) for code in CARD_CODES}
     (folder / INDEX_BOXES_FILE).write_text(json.dumps({"faces": faces_fingerprint(raw), "boxes": boxes}))
-    faces = load_deck_faces(tmp_path, deck)
+    return load_deck_faces(cache_dir, deck)
+
+
+def test_a_deck_with_four_indices_gets_four_outlines_in_the_right_corners(tmp_path):
+    from vision.synth.scene import _suit_band
+
+    faces = cached_small_deck(tmp_path, "four_corners", [(3, 4, 10, 20), (40, 52, 47, 68)],
+                              {"AS": [[40, 4, 47, 20], [3, 52, 10, 68]]})
     assert len(faces.faces["2S"].hulls) == 2
     ace = faces.faces["AS"]
     assert len(ace.hulls) == 4 and len(ace.boxes) == 4
@@ -173,22 +181,9 @@ def test_a_deck_with_four_indices_gets_four_outlines_in_the_right_corners(tmp_pa
 def test_each_index_outline_follows_its_own_ink_on_a_face_not_printed_point_symmetric(tmp_path):
     """A cut-out card (or a deck like kde_jolly_royal) need not carry its second index where turning the face half
     round puts the first: the outline is the ink found in that corner's own box."""
-    from vision.crops import CARD_CODES
-    from vision.synth.bank import INDEX_BOXES_FILE, faces_fingerprint, load_deck_faces
-
-    deck = decks.Deck("lopsided", "photo", "nowhere", "none", "none")
-    folder = tmp_path / deck.name
-    folder.mkdir()
-    raw = {}
-    for code in CARD_CODES:
-        face = blank_face(72, 50)
-        face[4:20, 3:10, :3] = 20  # top-left index
-        face[44:62, 34:43, :3] = 20  # bottom-right index, 5-10 px in from where a half turn puts the first
-        cv2.imwrite(str(folder / f"{code}.png"), face)
-        raw[code] = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
-    boxes = {code: [[3, 4, 10, 20], [34, 44, 43, 62]] for code in CARD_CODES}
-    (folder / INDEX_BOXES_FILE).write_text(json.dumps({"faces": faces_fingerprint(raw), "boxes": boxes}))
-    for face in load_deck_faces(tmp_path, deck).faces.values():
+    # the bottom-right index lies 5-10 px in from where a half turn puts the top-left one
+    faces = cached_small_deck(tmp_path, "lopsided", [(3, 4, 10, 20), (34, 44, 43, 62)])
+    for face in faces.faces.values():
         top_left, bottom_right = face.hulls
         assert top_left.min(axis=0) == pytest.approx([2.5, 3.5]) and top_left.max(axis=0) == pytest.approx([9.5, 19.5])
         assert bottom_right.min(axis=0) == pytest.approx([33.5, 43.5])
