@@ -346,8 +346,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
         result.index_outcomes.update((scene.kind, outcome) for outcome in index_outcomes(
             boxes, codes, [r.probability for r in read.readings], counted_boxes, counted_codes,
             reader.min_card_confidence))
-        named_legible.add(*_reader_indices(read), *_labelled_indices(scene, legible_only=True),
-                          *_illegible_indices(scene))
+        named_legible.add(boxes, scores, codes, counted_boxes, counted_codes, *_illegible_indices(scene))
         if scene.rows is None:
             truth_codes = Counter(code for code, boxes in scene.card_indices if boxes)
         else:

@@ -7,14 +7,14 @@ import numpy as np
 
 from vision.evaluation.metrics import box_iou
 
+MATCH_IOU = 0.5  # mAP50's own overlap: a reading this close to a labelled index is on it
+OFF_IOU = 0.1  # a reading overlapping less than MATCH_IOU but this much is a box off the index
 NAMED_RIGHT_SURELY = "named right surely"
 NAMED_RIGHT_UNSURE = "named right, unsure"
 NAMED_ANOTHER_CODE = "named another code"
-BOX_OFF = "box off (IoU 0.1–0.5)"
+BOX_OFF = f"box off (IoU {OFF_IOU}–{MATCH_IOU})"
 NO_BOX = "no box"
 OUTCOMES = (NAMED_RIGHT_SURELY, NAMED_RIGHT_UNSURE, NAMED_ANOTHER_CODE, BOX_OFF, NO_BOX)
-MATCH_IOU = 0.5  # mAP50's own overlap: a reading this close to a labelled index is on it
-OFF_IOU = 0.1  # a reading overlapping less than MATCH_IOU but this much is a box off the index
 
 
 def index_outcomes(pred_boxes: np.ndarray, pred_codes: list[str], pred_probabilities: list[float],
