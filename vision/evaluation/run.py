@@ -18,7 +18,7 @@ from vision.evaluation.confusion_image import draw_confusion, side_by_side
 from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_LABELS, NO_CARD, SetResult,
                                           evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
                                           evaluate_singles)
-from vision.evaluation.index_outcomes import OUTCOMES
+from vision.evaluation.index_outcomes import MATCH_IOU, OUTCOMES
 from vision.evaluation.metrics import worst_confusions
 from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, moved_photo_bytes, steep_view_bytes,
@@ -149,7 +149,8 @@ def _index_outcome_table(outcomes: Counter) -> list[str]:
     photo kind and in all: where the 52-class index mAP is lost."""
     kinds = sorted({kind for kind, _ in outcomes})
     lines = ["Labelled indices by what the whole reader made of them (legible ones where the set marks them; a "
-             "reading on an index overlaps it by IoU 0.5 or more, surely = at the unsure threshold or over):", "",
+             f"reading on an index overlaps it by IoU {MATCH_IOU} or more, surely = at the unsure threshold or over):",
+             "",
              "| photo kind | indices | " + " | ".join(OUTCOMES) + " |", "| --- " * (len(OUTCOMES) + 2) + "|"]
     for kind in [*kinds, None]:
         counts = [sum(n for (k, o), n in outcomes.items() if o == outcome and kind in (None, k)) for outcome in OUTCOMES]
