@@ -18,6 +18,7 @@ LEVELS = 4  # face pyramid: 720, 360, 180, 90 px tall; warps pick a level near t
 # Finding a deck's index boxes takes ~4 s and each generator worker loads decks again and again (a few at a time),
 # so the boxes are kept beside the faces, with a fingerprint of the pixels they were found on.
 INDEX_BOXES_FILE = "index_boxes.json"
+SPECK_SHARE = 0.02  # ink blobs under this share of an index's largest one are left out of its outline
 
 
 @dataclass
@@ -58,8 +59,20 @@ def _index_hull(face: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     x1, y1, x2, y2 = box
     # Ink pixels of the index: darker or more saturated than the paper around them.
     patch = face[y1:y2, x1:x2, :3].astype(np.int16)
-    paper = np.median(face[max(0, y1 - 4):y1, x1:x2, :3].reshape(-1, 3), axis=0) if y1 >= 4 else np.array([255, 255, 255])
-    ink = np.abs(patch - paper).max(axis=2) > 60
+    # The paper: the median of a ring 4 px wide around the box (a strip on one side alone can be a big pip's ink).
+    h, w = face.shape[:2]
+    ring = np.ones((min(h, y2 + 4) - max(0, y1 - 4), min(w, x2 + 4) - max(0, x1 - 4)), bool)
+    ring[y1 - max(0, y1 - 4):y2 - max(0, y1 - 4), x1 - max(0, x1 - 4):x2 - max(0, x1 - 4)] = False
+    around = face[max(0, y1 - 4):y2 + 4, max(0, x1 - 4):x2 + 4, :3][ring]
+    paper = np.median(around, axis=0) if len(around) else np.array([255, 255, 255])
+    ink = (np.abs(patch - paper).max(axis=2) > 60).astype(np.uint8)
+    # Specks are no index: a cut-out photo's shade at the card's own corner (real_phone's 6H) stretched the outline
+    # to that corner. A glyph's own parts (a 10's 1, a Q's tail) are far bigger than SPECK_SHARE of the largest.
+    count, parts, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count > 2:
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        specks = 1 + np.flatnonzero(areas < SPECK_SHARE * areas.max())
+        ink[np.isin(parts, specks)] = 0
     ys, xs = np.nonzero(ink)
     if len(xs) < 3:
         pts = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
