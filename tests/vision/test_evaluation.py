@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.crops import CARD_CODES, CLASS_NAMES
 from vision.evaluation import datasets
 from vision.evaluation.views import STEEP_VIEWS, steep_view, steep_view_homography, steep_view_with_boxes
 from vision.evaluation import run as run_module
@@ -463,6 +464,51 @@ def test_each_set_counts_its_labelled_indices_by_what_the_reader_made_of_them(tm
     assert "| photo kind | indices | named right surely | named right, unsure | named another code | box off (IoU " \
            "0.1–0.5) | no box |" in lines
     assert f"| all | {drawn_indices + 1} | {drawn_indices} | 0 | 0 | 0 | 1 |" in lines
+
+
+class LeftmostMissed(MarkerDetector):
+    """Finds every marker but the leftmost one."""
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        boxes, scores = super().detect(image, long_side, score_threshold=score_threshold)
+        keep = np.argsort(boxes[:, 0])[1:]
+        return boxes[keep], scores[keep]
+
+
+class SuitMisnamed(ColourClassifier):
+    """Names every index right but one card's, which it names the next code (AS would be AH)."""
+
+    def __init__(self, code):
+        super().__init__()
+        self.code = code
+
+    def probabilities(self, image, boxes):
+        out = super().probabilities(image, boxes)
+        wrong = CLASS_NAMES.index(self.code)
+        out[out[:, wrong] == out.max(axis=1), (wrong + 1) % len(CARD_CODES)] = 1.0
+        return out
+
+
+PERFECT_CLASSIFIER = "52-class index mAP50 (whole reader, a perfect classifier on its boxes)"
+PERFECT_DETECTOR = "52-class index mAP50 (whole reader, every index it missed found exactly)"
+
+
+def test_a_perfect_detector_finds_the_indices_the_reader_missed_and_its_classifier_names_them(tmp_path):
+    write_scattered_scene(tmp_path)
+    reader = CardReader(detector=LeftmostMissed(), classifier=ColourClassifier())
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn scattered")
+    assert result.numbers["52-class index mAP50 (whole reader)"] < 1.0  # the leftmost index is never found
+    assert result.numbers[PERFECT_DETECTOR] == pytest.approx(1.0)  # found at its label box, it is named right
+    assert result.numbers[PERFECT_CLASSIFIER] == pytest.approx(result.numbers["52-class index mAP50 (whole reader)"])
+
+
+def test_a_perfect_classifier_names_right_what_the_reader_misnamed(tmp_path):
+    truth = write_scattered_scene(tmp_path)
+    reader = CardReader(detector=MarkerDetector(), classifier=SuitMisnamed(truth["cards"][0]["code"]))
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn scattered")
+    assert result.numbers["52-class index mAP50 (whole reader)"] < 1.0
+    assert result.numbers[PERFECT_CLASSIFIER] == pytest.approx(1.0)
+    assert result.numbers[PERFECT_DETECTOR] == pytest.approx(result.numbers["52-class index mAP50 (whole reader)"])
 
 
 @pytest.mark.parametrize("boxes, label", [([], "no visible index"), ([[0, 0, 30, 11.9]], "under 12 px"),

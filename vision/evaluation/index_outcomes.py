@@ -1,6 +1,7 @@
 """Where a set's 52-class index mAP is lost: what the whole reader made of each labelled index, and the mAP its
 readings would give if every right reading were ranked above every other (the most that re-scoring the same readings
-could reach: what is left under it is recall, not ranking)."""
+could reach: what is left under it is recall, not ranking), if a perfect classifier named its boxes, or if a perfect
+detector had found every index it missed (which model the target waits for)."""
 from __future__ import annotations
 
 import numpy as np
@@ -53,3 +54,31 @@ def right_first_scores(pred_boxes: np.ndarray, pred_codes: list[str], scores: li
     same_code = np.array([[p == t for t in true_codes] for p in pred_codes], bool).reshape(len(scores), -1)
     right = ((box_iou(pred_boxes, true_boxes) >= MATCH_IOU) & same_code).any(axis=1)
     return scores + right
+
+
+def named_by_a_perfect_classifier(pred_boxes: np.ndarray, pred_codes: list[str], detector_scores: list[float],
+                                  scores: list[float], true_boxes: np.ndarray, true_codes: list[str]
+                                  ) -> tuple[list[str], np.ndarray]:
+    """The readings as a perfect classifier would name them: each one on a labelled index (IoU >= MATCH_IOU; the one
+    it overlaps most) takes that index's code and is scored by its detector score alone (named surely); the others
+    keep their codes and `scores`."""
+    codes = list(pred_codes)
+    named = np.asarray(scores, np.float64).reshape(-1).copy()
+    true_boxes = np.asarray(true_boxes, np.float64).reshape(-1, 4)
+    if len(codes) == 0 or len(true_boxes) == 0:
+        return codes, named
+    ious = box_iou(pred_boxes, true_boxes)
+    for p in np.flatnonzero(ious.max(axis=1) >= MATCH_IOU):
+        codes[p] = true_codes[int(ious[p].argmax())]
+        named[p] = detector_scores[p]
+    return codes, named
+
+
+def unfound_indices(pred_boxes: np.ndarray, true_boxes: np.ndarray) -> np.ndarray:
+    """Positions of the labelled indices that no reading lies on (IoU under MATCH_IOU with every one): what a
+    perfect detector would add."""
+    true_boxes = np.asarray(true_boxes, np.float64).reshape(-1, 4)
+    pred_boxes = np.asarray(pred_boxes, np.float64).reshape(-1, 4)
+    if len(pred_boxes) == 0:
+        return np.arange(len(true_boxes))
+    return np.flatnonzero(box_iou(true_boxes, pred_boxes).max(axis=1) < MATCH_IOU)
