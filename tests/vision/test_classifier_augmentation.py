@@ -92,6 +92,24 @@ def test_stroke_weight_makes_strokes_bolder_or_thinner_on_about_its_share():
     assert (stroke_weight(batch, np.random.default_rng(2), 0.0) == batch).all()
 
 
+def test_occluders_cover_one_side_of_about_their_share_of_crops_and_leave_the_index_centre_in_view():
+    from vision.training.train_classifier import occluded
+
+    noise = np.random.default_rng(3).integers(0, 256, (48, 48, 3), dtype=np.uint8)
+    batch = np.repeat(noise[None], 400, axis=0)
+    out = occluded(batch, np.random.default_rng(4), 0.5)
+    changed = (out != batch).any(axis=3)  # (N, 48, 48) pixels laid over
+    covered = changed.mean(axis=(1, 2))
+    hit = covered > 0
+    assert 0.4 * 400 < hit.sum() < 0.6 * 400
+    assert (out[~hit] == batch[~hit]).all()  # the others untouched
+    assert not changed[:, 21:27, 21:27].any()  # the index's centre stays in view
+    box = changed[:, 7:41, 7:41].mean(axis=(1, 2))[hit]  # the index box: the middle 1 / 1.4 of the crop
+    assert box.min() > 0.02 and box.max() < 0.45
+    assert (occluded(batch, np.random.default_rng(4), 0.0) == batch).all()
+    assert (occluded(batch, np.random.default_rng(4), 0.5) == out).all()  # repeatable from the seed
+
+
 def test_training_only_the_first_stages_leaves_the_later_stages_and_the_head_as_they_were():
     from vision.training.classifier_model import build_classifier
     from vision.training.train_classifier import freeze_after
