@@ -130,8 +130,8 @@ OCCLUDER_DEPTH = (0.3, 0.8)  # the edge's distance from the crop centre, as a sh
 def occluded(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
     """A share of crops with something laid over one side of them: a straight edge at any angle (another card's,
     with its dark outline on 70 % of them; or a hand's or the table's), everything beyond it one flat colour (paper,
-    skin or any) with a little noise. The index's centre stays in view: in fans and heaps an index is often cut by the
-    card or hand on top, and several of the indices the classifier names wrongly at their exact boxes are (session 40)."""
+    skin or any) with a little noise. The index's centre stays in view: in fans and heaps an index is often cut by
+    the card or hand on top, and several of those the classifier names wrongly at their exact boxes are (session 40)."""
     out = batch.copy()
     size = batch.shape[1]
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) - (size - 1) / 2
