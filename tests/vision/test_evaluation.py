@@ -475,7 +475,7 @@ class LeftmostMissed(MarkerDetector):
         return boxes[keep], scores[keep]
 
 
-class SuitMisnamed(ColourClassifier):
+class OneCardMisnamed(ColourClassifier):
     """Names every index right but one card's, which it names the next code (AS would be AH)."""
 
     def __init__(self, code):
@@ -504,7 +504,7 @@ def test_a_perfect_detector_finds_the_indices_the_reader_missed_and_its_classifi
 
 def test_a_perfect_classifier_names_right_what_the_reader_misnamed(tmp_path):
     truth = write_scattered_scene(tmp_path)
-    reader = CardReader(detector=MarkerDetector(), classifier=SuitMisnamed(truth["cards"][0]["code"]))
+    reader = CardReader(detector=MarkerDetector(), classifier=OneCardMisnamed(truth["cards"][0]["code"]))
     result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn scattered")
     assert result.numbers["52-class index mAP50 (whole reader)"] < 1.0
     assert result.numbers[PERFECT_CLASSIFIER] == pytest.approx(1.0)
