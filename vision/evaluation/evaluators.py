@@ -361,9 +361,9 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
         named.add(boxes, scores, codes, true_boxes, true_codes)
         named_right_first.add(boxes, right_first_scores(boxes, codes, scores, true_boxes, true_codes), codes,
                               true_boxes, true_codes)
-        perfect_classifier.add(boxes, *reversed(named_by_a_perfect_classifier(
-            boxes, codes, [r.detector_score for r in read.readings], scores, true_boxes, true_codes)),
-            true_boxes, true_codes)
+        named_codes, named_scores = named_by_a_perfect_classifier(
+            boxes, codes, [r.detector_score for r in read.readings], scores, true_boxes, true_codes)
+        perfect_classifier.add(boxes, named_scores, named_codes, true_boxes, true_codes)
         counted_boxes, counted_codes = _labelled_indices(scene, legible_only=True)
         result.index_outcomes.update((scene.kind, outcome) for outcome in index_outcomes(
             boxes, codes, [r.probability for r in read.readings], counted_boxes, counted_codes,

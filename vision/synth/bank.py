@@ -55,17 +55,24 @@ def _rounded_alpha(h: int, w: int, radius: int) -> np.ndarray:
     return mask
 
 
+def _paper_around(face: np.ndarray, box: tuple[int, int, int, int], margin: int = 4) -> np.ndarray:
+    """The paper's colour beside an index: the median of a ring `margin` px wide around its box (a strip on one side
+    alone can be a big pip's ink); white where the box fills the face."""
+    x1, y1, x2, y2 = box
+    h, w = face.shape[:2]
+    left, top = max(0, x1 - margin), max(0, y1 - margin)
+    window = face[top:min(h, y2 + margin), left:min(w, x2 + margin), :3]
+    outside = np.ones(window.shape[:2], bool)
+    outside[y1 - top:y2 - top, x1 - left:x2 - left] = False
+    around = window[outside]
+    return np.median(around, axis=0) if len(around) else np.array([255, 255, 255])
+
+
 def _index_hull(face: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     x1, y1, x2, y2 = box
     # Ink pixels of the index: darker or more saturated than the paper around them.
     patch = face[y1:y2, x1:x2, :3].astype(np.int16)
-    # The paper: the median of a ring 4 px wide around the box (a strip on one side alone can be a big pip's ink).
-    h, w = face.shape[:2]
-    ring = np.ones((min(h, y2 + 4) - max(0, y1 - 4), min(w, x2 + 4) - max(0, x1 - 4)), bool)
-    ring[y1 - max(0, y1 - 4):y2 - max(0, y1 - 4), x1 - max(0, x1 - 4):x2 - max(0, x1 - 4)] = False
-    around = face[max(0, y1 - 4):y2 + 4, max(0, x1 - 4):x2 + 4, :3][ring]
-    paper = np.median(around, axis=0) if len(around) else np.array([255, 255, 255])
-    ink = (np.abs(patch - paper).max(axis=2) > 60).astype(np.uint8)
+    ink = (np.abs(patch - _paper_around(face, box)).max(axis=2) > 60).astype(np.uint8)
     # Specks are no index: a cut-out photo's shade at the card's own corner (real_phone's 6H) stretched the outline
     # to that corner. A glyph's own parts (a 10's 1, a Q's tail) are far bigger than SPECK_SHARE of the largest.
     count, parts, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
