@@ -33,6 +33,16 @@ say "$rendered train tiles rendered"
 [ "$rendered" -ge 500 ] || exit 4
 val=$PWD/$carry/valtiles/images/val
 [ -d "$val" ] || val=/tmp/gen/phototiles/images/val  # no val tiles carried: the render's own (the val decks')
+if ! ls "$val" 2>/dev/null | grep -q .; then
+    # the render's cap cut it before its val split (session 41): validate on 200 train tiles moved aside
+    mkdir -p /tmp/gen/phototiles/images/valcut /tmp/gen/phototiles/labels/valcut
+    for image in $(ls /tmp/gen/phototiles/images/train | head -n 200); do
+        mv /tmp/gen/phototiles/images/train/$image /tmp/gen/phototiles/images/valcut/
+        mv /tmp/gen/phototiles/labels/train/${image%.*}.txt /tmp/gen/phototiles/labels/valcut/ 2>/dev/null
+    done
+    val=/tmp/gen/phototiles/images/valcut
+    say "no val tiles rendered: 200 train tiles moved aside to validate on"
+fi
 cat > /tmp/data.yaml <<EOF
 path: /
 train: /tmp/gen/phototiles/images/train
