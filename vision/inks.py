@@ -148,8 +148,13 @@ def two_colour_view(image: np.ndarray, paper: np.ndarray, boxes: Iterable[Iterab
     detector finds blue and green indices as it finds others: only the classifier needs them two-colour, and a green
     table turned grey whole cost a 12 MP photo ~300 ms."""
     around = np.ones(image.shape[:2], bool) if boxes is None else _around(boxes, image.shape)
-    result = image.copy()
-    pixels = image[around]
+    result = np.ascontiguousarray(image).copy()
+    # pixels by flat index, not by the boolean mask: gathering and scattering a 3 MP look's masked pixels took
+    # ~55 ms that way against ~12 ms (session 41; the same pixels)
+    chosen = np.flatnonzero(around)
+    if len(chosen) == 0:  # every square off the photo
+        return result
+    pixels = np.take(result.reshape(-1, 3), chosen, axis=0)
     lab = _balanced_lab(pixels, paper)
     lightness, a, b = lab[:, 0], lab[:, 1], lab[:, 2]
     blue, green = _blue_and_green(a, b, (BLUE_CHROMA[0], GREEN_CHROMA[0]))
@@ -170,7 +175,7 @@ def two_colour_view(image: np.ndarray, paper: np.ndarray, boxes: Iterable[Iterab
     balanced = cv2.cvtColor(out.reshape(-1, 1, 3), cv2.COLOR_Lab2BGR).reshape(-1, 3)
     recoloured = pixels.copy()
     recoloured[changed] = np.clip(balanced * np.maximum(paper, 1.0) + 0.5, 0, 255).astype(np.uint8)
-    result[around] = recoloured
+    result.reshape(-1, 3)[chosen] = recoloured
     return result
 
 

@@ -114,3 +114,11 @@ def test_only_the_pixels_around_the_index_boxes_given_are_turned():
     assert int(view[first[1], first[0], 2]) > int(view[first[1], first[0], 0]) + 60  # turned red
     assert (view[second[1], second[0]] == image[second[1], second[0]]).all()  # outside every square: as it was
     assert (view[5, 5] == image[5, 5]).all()  # the green table far from the boxes stays green
+
+
+def test_boxes_off_the_photo_turn_nothing_and_do_not_fail():
+    image, boxes = _page(["blue"])
+    _, paper = survey_inks(image, boxes)
+    height, width = image.shape[:2]
+    view = two_colour_view(image, paper, [(width + 50, height + 50, width + 70, height + 80)])
+    assert view is not image and (view == image).all()
