@@ -148,7 +148,7 @@ def two_colour_view(image: np.ndarray, paper: np.ndarray, boxes: Iterable[Iterab
     detector finds blue and green indices as it finds others: only the classifier needs them two-colour, and a green
     table turned grey whole cost a 12 MP photo ~300 ms."""
     around = np.ones(image.shape[:2], bool) if boxes is None else _around(boxes, image.shape)
-    result = np.ascontiguousarray(image).copy()
+    result = image.copy()  # C order, so its flat view below is a view
     # pixels by flat index, not by the boolean mask: gathering and scattering a 3 MP look's masked pixels took
     # ~55 ms that way against ~12 ms (session 41; the same pixels)
     chosen = np.flatnonzero(around)
