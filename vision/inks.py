@@ -59,6 +59,14 @@ def _balanced_lab(bgr: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(scaled.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
 
 
+def _balanced_lab_of_bytes(pixels: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """_balanced_lab of many 8-bit pixels (N x 3) as N x 1 x 3: each channel's 256 balanced values are worked out
+    once and looked up (the same float32 numbers; a 3 MP look's 0.7 million pixels divided one by one took ~15 ms)."""
+    levels = np.arange(256, dtype=np.float32)[:, None]
+    table = np.clip(levels / np.maximum(paper.astype(np.float32), 1.0), 0.0, 1.0).reshape(256, 1, 3)
+    return cv2.cvtColor(cv2.LUT(pixels.reshape(-1, 1, 3), table), cv2.COLOR_BGR2Lab)
+
+
 def _ink_and_paper(image: np.ndarray, box: Iterable[float]) -> tuple[np.ndarray, np.ndarray] | None:
     """Median BGR of the darkest pixels in the middle of an index box and of its lightest near-grey ones (the
     paper; a bright table at the box's edge is coloured), or None where it shows no glyph or no paper."""
@@ -116,7 +124,10 @@ def _blue_and_green(a: np.ndarray, b: np.ndarray, min_chroma: tuple[float, float
     """Which colours (a*, b* balanced to the paper) lie in the blue and in the green hue angles at least
     `min_chroma` (blue's, green's) from grey."""
     chroma = np.hypot(a, b)
-    angle = np.degrees(np.arctan2(b, a))
+    coloured = chroma >= min(min_chroma)
+    # hue angles only where they can count: on a 3 MP look's 0.7 million pixels the arctangent of all took ~15 ms
+    angle = np.full(np.shape(a), np.nan, np.result_type(a, b, np.float32))
+    angle[coloured] = np.degrees(np.arctan2(b[coloured], a[coloured]))
     blue = (chroma >= min_chroma[0]) & (angle >= BLUE_ANGLES[0]) & (angle <= BLUE_ANGLES[1])
     green = (chroma >= min_chroma[1]) & (angle >= GREEN_ANGLES[0]) & (angle <= GREEN_ANGLES[1])
     return blue, green
@@ -155,27 +166,28 @@ def two_colour_view(image: np.ndarray, paper: np.ndarray, boxes: Iterable[Iterab
     if len(chosen) == 0:  # every square off the photo
         return result
     pixels = np.take(result.reshape(-1, 3), chosen, axis=0)
-    lab = _balanced_lab(pixels, paper)
-    lightness, a, b = lab[:, 0], lab[:, 1], lab[:, 2]
+    lightness, a, b = cv2.split(_balanced_lab_of_bytes(pixels, paper))  # each channel contiguous: faster below
     blue, green = _blue_and_green(a, b, (BLUE_CHROMA[0], GREEN_CHROMA[0]))
-    changed = blue | green
-    if not changed.any():
+    changed = np.flatnonzero(blue | green)
+    if not len(changed):
         return result
-    lightness, a, b, is_blue = lightness[changed], a[changed], b[changed], blue[changed]
+    lightness, a, b, is_blue = (np.take(values, changed).ravel() for values in (lightness, a, b, blue))
     chroma = np.hypot(a, b)
     # how surely a pixel is blue or green ink rather than black ink with a tint: a faint tint is only made grey, so
     # black ink is neither reddened nor thickened
     sure_blue = np.clip((chroma - BLUE_CHROMA[0]) / (BLUE_CHROMA[1] - BLUE_CHROMA[0]), 0.0, 1.0)
     sure_green = np.clip((chroma - GREEN_CHROMA[0]) / (GREEN_CHROMA[1] - GREEN_CHROMA[0]), 0.0, 1.0)
     darkening = 1.0 + sure_green * (GREEN_DARKENING - 1.0)
-    lightness = np.where(is_blue, lightness, np.maximum(100.0 - (100.0 - lightness) * darkening, 0.0))
+    out = np.empty((len(changed), 1, 3), np.float32)  # L*, a*, b*, filled in place: no stacked copy
+    out[:, 0, 0] = np.where(is_blue, lightness, np.maximum(100.0 - (100.0 - lightness) * darkening, 0.0))
     kept = np.where(is_blue, sure_blue * chroma, 0.0)  # blue keeps its chroma (by how sure it is), turned to red
     red = np.radians(RED_ANGLE)
-    out = np.stack([lightness, kept * np.cos(red), kept * np.sin(red)], axis=1).astype(np.float32)
-    balanced = cv2.cvtColor(out.reshape(-1, 1, 3), cv2.COLOR_Lab2BGR).reshape(-1, 3)
-    recoloured = pixels.copy()
-    recoloured[changed] = np.clip(balanced * np.maximum(paper, 1.0) + 0.5, 0, 255).astype(np.uint8)
-    result.reshape(-1, 3)[chosen] = recoloured
+    out[:, 0, 1] = kept * np.cos(red)
+    out[:, 0, 2] = kept * np.sin(red)
+    balanced = cv2.cvtColor(out, cv2.COLOR_Lab2BGR).reshape(-1, 3)
+    unbalanced = balanced * np.maximum(paper, 1.0) + 0.5
+    # only the changed pixels are written back: the rest of the squares are as they were
+    result.reshape(-1, 3)[chosen[changed]] = np.clip(unbalanced, 0, 255).astype(np.uint8)
     return result
 
 

@@ -56,7 +56,8 @@ def motion_line(image: np.ndarray) -> MotionLine | None:
     spectrum = _mean_log_spectrum(grey.astype(np.float32))
     if spectrum is None:
         return None
-    cepstrum = np.fft.fftshift(np.real(np.fft.ifft2(spectrum)))
+    # the log spectrum of a real picture is real and even, so the half that rfft2 gives is all of it
+    cepstrum = np.fft.fftshift(np.fft.irfft2(spectrum, s=(WINDOW, WINDOW)))
     centre = WINDOW // 2
     dy, dx = np.mgrid[:WINDOW, :WINDOW] - centre
     radius = np.hypot(dx, dy)
@@ -114,7 +115,7 @@ def edge_anisotropy(grey: np.ndarray, angle: float) -> float:
 
 def _mean_log_spectrum(grey: np.ndarray) -> np.ndarray | None:
     """The mean log magnitude spectrum of the half-overlapping, Hann-tapered WINDOW-square windows that are not
-    flat; None when every window is."""
+    flat (its non-negative horizontal frequencies, as rfft2 gives them); None when every window is."""
     if min(grey.shape) < WINDOW:
         return None
     step = WINDOW // 2
@@ -125,4 +126,5 @@ def _mean_log_spectrum(grey: np.ndarray) -> np.ndarray | None:
         return None
     taper = np.outer(np.hanning(WINDOW), np.hanning(WINDOW)).astype(np.float32)
     centred = (windows - windows.mean(axis=(1, 2), keepdims=True)) * taper
-    return np.log(np.abs(np.fft.fft2(centred)) + 1e-3).mean(axis=0)
+    # rfft2: a real window's spectrum is symmetric, and its half costs a quarter of fft2's time here (session 42)
+    return np.log(np.abs(np.fft.rfft2(centred)) + 1e-3).mean(axis=0)
