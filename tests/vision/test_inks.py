@@ -122,3 +122,15 @@ def test_boxes_off_the_photo_turn_nothing_and_do_not_fail():
     height, width = image.shape[:2]
     view = two_colour_view(image, paper, [(width + 50, height + 50, width + 70, height + 80)])
     assert view is not image and (view == image).all()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_photos_pixels_are_balanced_exactly_as_the_inks_are(seed):
+    """The two-colour view balances its pixels through a lookup table and the survey its inks by division: the same
+    numbers, or a pixel and an ink of one colour could fall on two sides of the line between blue and black."""
+    from vision.inks import _balanced_lab, _balanced_lab_of_bytes
+
+    rng = np.random.default_rng(seed)
+    pixels = rng.integers(0, 256, (20000, 3), dtype=np.uint8)
+    paper = rng.uniform(0.5, 255.0, 3)
+    assert np.array_equal(_balanced_lab_of_bytes(pixels, paper).reshape(-1, 3), _balanced_lab(pixels, paper))

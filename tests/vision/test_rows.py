@@ -165,3 +165,25 @@ def test_a_grid_like_layout_in_perspective_splits_into_3_5_5_rows():
     rows = {name: [codes[i] for i in positions] for name, positions in grouping.rows.items()}
     assert rows == {"front": ["3D", "2C", "QH"], "middle": ["7C", "QD", "TH", "7D", "KC"],
                     "back": ["KH", "AC", "JD", "QC", "3S"]}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_direction_scored_at_once_agrees_with_its_split_one_at_a_time(seed):
+    """The row direction is chosen from all angles scored as arrays, and its split then made one angle at a time:
+    the two must give each angle the same score and the same 3/5/5 fit (with missing and stray cards too)."""
+    from vision.rows import _scores_at, _sizes_fit, _split_at
+
+    rng = np.random.default_rng(seed)
+    style = ["spread", "fanned", "touching"][seed % 3]
+    _, cards = layout(style, rng)
+    cards = transform(cards, float(rng.uniform(0, 360)), 0.3 * rng.random(), 6.0 * rng.random(), rng)
+    cards = cards[:len(cards) - seed % 3] + [("??", [tuple(rng.uniform(500, 1500, 2))]) for _ in range(seed % 2)]
+    points = np.array([p for _, pts in cards for p in pts], dtype=np.float64)
+    owners = np.array([i for i, (_, pts) in enumerate(cards) for _ in pts], dtype=np.int64)
+    thetas = np.deg2rad(np.arange(0.0, 180.0, 0.5))
+    scores, fits = _scores_at(points, owners, len(cards), thetas, INDEX_SIZE / 2)
+    for theta, score, fit in zip(thetas, scores, fits):
+        split = _split_at(points, owners, len(cards), theta, INDEX_SIZE / 2)
+        assert score == pytest.approx(split.score, rel=1e-12, abs=1e-12)
+        assert fit == _sizes_fit([len(group) for group in split.groups])
+    assert (scores > 0).sum() > 10  # many angles split into three or more blocks, not only degenerate ones
