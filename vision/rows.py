@@ -128,6 +128,8 @@ def group_rows(card_points: list[list[tuple[float, float]]], index_size: float) 
     do not fit 3/5/5 (a row too long), they are grouped again from each card's first point alone and that
     grouping is kept if it fits.
     """
+    if any(len(points) == 0 for points in card_points):
+        raise ValueError("every card needs at least one index centre")
     centres = np.array([np.mean(points, axis=0) for points in card_points]).reshape(-1, 2)
     grouping = _group(card_points, index_size, centres)
     if not _fits(grouping) and any(len(points) > 1 for points in card_points):

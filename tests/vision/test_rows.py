@@ -187,3 +187,8 @@ def test_every_direction_scored_at_once_agrees_with_its_split_one_at_a_time(seed
         assert score == pytest.approx(split.score, rel=1e-12, abs=1e-12)
         assert fit == _sizes_fit([len(group) for group in split.groups])
     assert (scores > 0).sum() > 10  # many angles split into three or more blocks, not only degenerate ones
+
+
+def test_a_card_without_any_index_centre_is_a_clear_error():
+    with pytest.raises(ValueError, match="at least one index centre"):
+        group_rows([[(0.0, 0.0)], [], [(10.0, 300.0)]], INDEX_SIZE)
