@@ -44,9 +44,7 @@ RED_ANGLE = 35.0  # where blue ink is turned to: the middle of the red inks meas
 # Green ink is much lighter than black (L* ~50 against ~15): its distance from the paper is stretched by this much,
 # so a green club turns as dark as a black one (left at its own lightness, clubs went unread)
 GREEN_DARKENING = 1.8
-
-
-LAB_ROW = 1024  # pixels a row when many are converted at once (_balanced_lab_of_bytes)
+LAB_ROW = 1024  # pixels a row when many are converted to Lab at once: on one column of N rows OpenCV takes 4x as long
 
 
 def _lab(picture: np.ndarray) -> np.ndarray:
@@ -54,20 +52,23 @@ def _lab(picture: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(picture.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
 
 
+def _balanced(bgr: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """BGR colours (0-255) white-balanced to the cards' `paper` (BGR), float32 0-1: the paper is white and an ink's
+    colour is its own, not the light's (von Kries on the camera's encoded values, which for a power-law gamma is the
+    same as on linear light)."""
+    return np.clip(bgr.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0), 0.0, 1.0)
+
+
 def _balanced_lab(bgr: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """CIELAB of BGR colours (N x 3, 0-255) white-balanced to the cards' `paper` (BGR): the paper is L* 100 and
-    grey, and an ink's colour is its own, not the light's (von Kries on the camera's encoded values, which for a
-    power-law gamma is the same as on linear light)."""
-    scaled = np.clip(bgr.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0), 0.0, 1.0)
-    return cv2.cvtColor(scaled.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    """CIELAB of BGR colours (N x 3, 0-255) balanced to the cards' `paper` (_balanced): the paper is L* 100 and grey."""
+    return cv2.cvtColor(_balanced(bgr, paper).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
 
 
 def _balanced_lab_of_bytes(pixels: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """_balanced_lab of many 8-bit pixels (N x 3), the same float32 numbers, faster: each channel's 256 balanced
-    values are worked out once and looked up (a 3 MP look's 0.7 million pixels divided one by one took ~15 ms), and
-    the pixels are converted as an image rows of LAB_ROW wide (as one column of N rows OpenCV took 4x as long)."""
-    levels = np.arange(256, dtype=np.float32)[:, None]
-    table = np.clip(levels / np.maximum(paper.astype(np.float32), 1.0), 0.0, 1.0).reshape(256, 1, 3)
+    """_balanced_lab of many 8-bit pixels (N x 3), the same numbers, faster: each channel's 256 balanced values are
+    worked out once and looked up (0.7 million pixels of a 3 MP look divided one by one took ~15 ms), and the pixels
+    are converted as an image LAB_ROW pixels wide."""
+    table = _balanced(np.arange(256)[:, None], paper).reshape(256, 1, 3)
     count = len(pixels)
     padded = np.zeros((-(-count // LAB_ROW) * LAB_ROW, 3), np.uint8)
     padded[:count] = pixels

@@ -43,40 +43,30 @@ def _projections(points: np.ndarray, thetas: np.ndarray) -> np.ndarray:
     return -np.sin(thetas)[:, None] * points[None, :, 0] + np.cos(thetas)[:, None] * points[None, :, 1]
 
 
-def _split_at(points: np.ndarray, owners: np.ndarray, n_cards: int, theta: float, pad: float) -> _Split:
-    proj = _projections(points, np.array([theta]))[0]
-    lo = np.full(n_cards, np.inf)
-    hi = np.full(n_cards, -np.inf)
-    np.minimum.at(lo, owners, proj)
-    np.maximum.at(hi, owners, proj)
-    order = np.argsort(lo)
-    blocks: list[list[int]] = []
-    block_hi: list[float] = []
-    gaps: list[float] = []
-    for card in order:  # merge card intervals that overlap into blocks
-        if blocks and lo[card] <= block_hi[-1]:
-            blocks[-1].append(int(card))
-            block_hi[-1] = max(block_hi[-1], hi[card])
-        else:
-            if blocks:
-                gaps.append(lo[card] - block_hi[-1])
-            blocks.append([int(card)])
-            block_hi.append(hi[card])
-    if len(blocks) < 3:
-        return _Split(0.0, [sum(blocks, [])])
-    ranked = np.argsort(gaps)[::-1]
-    cut_a, cut_b = sorted(ranked[:2])
-    third = gaps[ranked[2]] if len(gaps) > 2 else 0.0
-    score = gaps[ranked[1]] / (third + pad)
-    groups = [sum(blocks[:cut_a + 1], []), sum(blocks[cut_a + 1:cut_b + 1], []), sum(blocks[cut_b + 1:], [])]
-    return _Split(float(score), groups)
+@dataclass(frozen=True)
+class _Splits:
+    """The three-row split of every direction at once (one direction at a time in a Python loop, the ~200 directions
+    took a 13-card read ~10 ms; session 42): per direction, the cards in projection order, the card positions the two
+    widest gaps follow, how many gaps there are, the score and whether the three groups fit 3/5/5 (_sizes_fit)."""
+    order: np.ndarray  # [directions, cards]
+    cuts: np.ndarray  # [directions, 2], ascending
+    n_gaps: np.ndarray
+    scores: np.ndarray
+    fits: np.ndarray
+
+    def at(self, k: int) -> _Split:
+        """Direction k's split: its three groups, or all cards in one group when they form fewer than 3 blocks."""
+        cards = [int(card) for card in self.order[k]]
+        if self.n_gaps[k] < 2:
+            return _Split(0.0, [cards])
+        cut_a, cut_b = (int(cut) for cut in self.cuts[k])
+        return _Split(float(self.scores[k]), [cards[:cut_a + 1], cards[cut_a + 1:cut_b + 1], cards[cut_b + 1:]])
 
 
-def _scores_at(points: np.ndarray, owners: np.ndarray, n_cards: int, thetas: np.ndarray, pad: float
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """_split_at's score for every direction at once, and whether its three groups fit 3/5/5 (_sizes_fit): the same
-    blocks and gaps, as arrays (one direction at a time, 200 directions took a 13-card read ~10 ms; session 42).
-    `owners` runs 0, 0, 1, ... (each card's points together, every card with at least one)."""
+def _splits(points: np.ndarray, owners: np.ndarray, n_cards: int, thetas: np.ndarray, pad: float) -> _Splits:
+    """Each card's extent along each direction's normal; cards whose extents overlap form a block, and the three-row
+    split cuts at the two widest gaps between blocks. `owners` runs 0, 0, 1, ... (each card's points together, every
+    card with at least one)."""
     proj = _projections(points, thetas)
     starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
     lo, hi = np.minimum.reduceat(proj, starts, axis=1), np.maximum.reduceat(proj, starts, axis=1)
@@ -90,11 +80,11 @@ def _scores_at(points: np.ndarray, owners: np.ndarray, n_cards: int, thetas: np.
     widest = np.take_along_axis(gaps, ranked[:, :3], axis=1)
     third = np.where(n_gaps > 2, widest[:, 2], 0.0)
     scores = np.where(n_gaps >= 2, widest[:, 1] / (third + pad), 0.0)
-    cut_a, cut_b = np.sort(ranked[:, :2], axis=1).T  # card positions (in projection order) the two cuts follow
-    sizes = np.stack([cut_a + 1, cut_b - cut_a, n_cards - 1 - cut_b], axis=1)
+    cuts = np.sort(ranked[:, :2], axis=1)  # card positions (in projection order) the two cuts follow
+    sizes = np.stack([cuts[:, 0] + 1, cuts[:, 1] - cuts[:, 0], n_cards - 1 - cuts[:, 1]], axis=1)
     limits = np.array([EXPECTED_SIZES[name] for name in ROW_NAMES])
     fits = (n_gaps >= 2) & ((sizes <= limits).all(axis=1) | (sizes[:, ::-1] <= limits).all(axis=1))
-    return scores, fits
+    return _Splits(order, cuts, n_gaps, scores, fits)
 
 
 def _sizes_fit(sizes: list[int]) -> bool:
@@ -112,13 +102,15 @@ def _best_scores(scores: np.ndarray, fits: np.ndarray) -> np.ndarray:
 
 def _best_direction(points, owners, n_cards, pad) -> tuple[float, _Split]:
     coarse = np.deg2rad(np.arange(0.0, 180.0, COARSE_STEP_DEG))
-    best = int(np.argmax(_best_scores(*_scores_at(points, owners, n_cards, coarse, pad))))
+    coarse_splits = _splits(points, owners, n_cards, coarse, pad)
+    best = int(np.argmax(_best_scores(coarse_splits.scores, coarse_splits.fits)))
     fine = coarse[best] + np.deg2rad(np.arange(-COARSE_STEP_DEG, COARSE_STEP_DEG + 1e-9, FINE_STEP_DEG))
-    scores = _best_scores(*_scores_at(points, owners, n_cards, fine, pad))
+    fine_splits = _splits(points, owners, n_cards, fine, pad)
+    scores = _best_scores(fine_splits.scores, fine_splits.fits)
     # Middle of the plateau of best scores: the most robust direction.
     top = np.flatnonzero(scores >= scores.max() - 1e-9)
     pick = int(top[len(top) // 2])
-    return float(fine[pick]), _split_at(points, owners, n_cards, fine[pick], pad)
+    return float(fine[pick]), fine_splits.at(pick)
 
 
 def group_rows(card_points: list[list[tuple[float, float]]], index_size: float) -> RowGrouping:

@@ -167,11 +167,37 @@ def test_a_grid_like_layout_in_perspective_splits_into_3_5_5_rows():
                     "back": ["KH", "AC", "JD", "QC", "3S"]}
 
 
+def _split_one_angle_at_a_time(points, owners, n_cards, theta, pad):
+    """The row split as the reader made it up to session 41, a Python loop over the cards of one direction: the
+    reference the array form (vision.rows._splits) must agree with. Returns (score, groups)."""
+    proj = -np.sin(theta) * points[:, 0] + np.cos(theta) * points[:, 1]
+    lo, hi = np.full(n_cards, np.inf), np.full(n_cards, -np.inf)
+    np.minimum.at(lo, owners, proj)
+    np.maximum.at(hi, owners, proj)
+    blocks, block_hi, gaps = [], [], []
+    for card in np.argsort(lo):  # merge card intervals that overlap into blocks
+        if blocks and lo[card] <= block_hi[-1]:
+            blocks[-1].append(int(card))
+            block_hi[-1] = max(block_hi[-1], hi[card])
+        else:
+            if blocks:
+                gaps.append(lo[card] - block_hi[-1])
+            blocks.append([int(card)])
+            block_hi.append(hi[card])
+    if len(blocks) < 3:
+        return 0.0, [sum(blocks, [])]
+    ranked = np.argsort(gaps)[::-1]
+    cut_a, cut_b = sorted(ranked[:2])
+    third = gaps[ranked[2]] if len(gaps) > 2 else 0.0
+    groups = [sum(blocks[:cut_a + 1], []), sum(blocks[cut_a + 1:cut_b + 1], []), sum(blocks[cut_b + 1:], [])]
+    return gaps[ranked[1]] / (third + pad), groups
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_every_direction_scored_at_once_agrees_with_its_split_one_at_a_time(seed):
-    """The row direction is chosen from all angles scored as arrays, and its split then made one angle at a time:
-    the two must give each angle the same score and the same 3/5/5 fit (with missing and stray cards too)."""
-    from vision.rows import _scores_at, _sizes_fit, _split_at
+    """The row directions are all scored at once as arrays: each angle must get the score, the groups and the 3/5/5
+    fit that the one-angle loop gives it (with missing and stray cards too)."""
+    from vision.rows import _sizes_fit, _splits
 
     rng = np.random.default_rng(seed)
     style = ["spread", "fanned", "touching"][seed % 3]
@@ -181,12 +207,14 @@ def test_every_direction_scored_at_once_agrees_with_its_split_one_at_a_time(seed
     points = np.array([p for _, pts in cards for p in pts], dtype=np.float64)
     owners = np.array([i for i, (_, pts) in enumerate(cards) for _ in pts], dtype=np.int64)
     thetas = np.deg2rad(np.arange(0.0, 180.0, 0.5))
-    scores, fits = _scores_at(points, owners, len(cards), thetas, INDEX_SIZE / 2)
-    for theta, score, fit in zip(thetas, scores, fits):
-        split = _split_at(points, owners, len(cards), theta, INDEX_SIZE / 2)
-        assert score == pytest.approx(split.score, rel=1e-12, abs=1e-12)
-        assert fit == _sizes_fit([len(group) for group in split.groups])
-    assert (scores > 0).sum() > 10  # many angles split into three or more blocks, not only degenerate ones
+    splits = _splits(points, owners, len(cards), thetas, INDEX_SIZE / 2)
+    for k, theta in enumerate(thetas):
+        score, groups = _split_one_angle_at_a_time(points, owners, len(cards), theta, INDEX_SIZE / 2)
+        assert splits.scores[k] == pytest.approx(score, rel=1e-12, abs=1e-12)
+        assert splits.at(k).score == pytest.approx(score, rel=1e-12, abs=1e-12)
+        assert [sorted(group) for group in splits.at(k).groups] == [sorted(group) for group in groups]
+        assert splits.fits[k] == _sizes_fit([len(group) for group in groups])
+    assert (splits.scores > 0).sum() > 10  # many angles split into three or more blocks, not only degenerate ones
 
 
 def test_a_card_without_any_index_centre_is_a_clear_error():
