@@ -134,3 +134,44 @@ def test_the_photos_pixels_are_balanced_exactly_as_the_inks_are(seed):
     pixels = rng.integers(0, 256, (20000, 3), dtype=np.uint8)
     paper = rng.uniform(0.5, 255.0, 3)
     assert np.array_equal(_balanced_lab_of_bytes(pixels, paper), _balanced_lab(pixels, paper))
+
+
+def _blue_and_green_by_arctangent(a: np.ndarray, b: np.ndarray, min_chroma: tuple[float, float]):
+    """Session 42's rule, the reference: the hue angle by the arctangent, chroma by hypot."""
+    from vision.inks import BLUE_ANGLES, GREEN_ANGLES
+
+    chroma, angle = np.hypot(a, b), np.degrees(np.arctan2(b, a))
+    blue = (chroma >= min_chroma[0]) & (angle >= BLUE_ANGLES[0]) & (angle <= BLUE_ANGLES[1])
+    green = (chroma >= min_chroma[1]) & (angle >= GREEN_ANGLES[0]) & (angle <= GREEN_ANGLES[1])
+    return blue, green
+
+
+@pytest.mark.parametrize("min_chroma", [(15.0, 15.0), (0.0, 0.0), (25.0, 10.0)])
+def test_blue_and_green_by_the_sides_of_the_angles_lines_are_those_of_the_arctangent(min_chroma):
+    """The view tells blue and green pixels by squared chroma and which side of each angle's line they lie on;
+    the same pixels as by the arctangent, on the axes too (180 degrees is green's edge, included)."""
+    from vision.inks import _blue_and_green
+
+    rng = np.random.default_rng(43)
+    a = rng.uniform(-90, 90, 200_000).astype(np.float32)
+    b = rng.uniform(-90, 90, 200_000).astype(np.float32)
+    grid_a, grid_b = np.meshgrid(*[np.linspace(-80, 80, 161, dtype=np.float32)] * 2)  # the axes and grey among them
+    a, b = np.concatenate([a, grid_a.ravel()]), np.concatenate([b, grid_b.ravel()])
+    found, expected = _blue_and_green(a, b, min_chroma), _blue_and_green_by_arctangent(a, b, min_chroma)
+    assert np.array_equal(found[0], expected[0]) and np.array_equal(found[1], expected[1])
+    assert found[0].any() and found[1].any() and not (found[0] & found[1]).any()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_view_shared_among_worker_threads_is_one_pass_over_every_pixel(seed):
+    """Each pixel is recoloured alone, so sharing the squares' pixels among threads changes no pixel."""
+    from vision.inks import _around, _recolour
+
+    rng = np.random.default_rng(seed)
+    image = rng.integers(0, 256, (180, 260, 3), dtype=np.uint8)  # every colour, blue and green among them
+    boxes = [(20, 30, 40, 55), (150, 90, 170, 120), (240, 160, 262, 190)]
+    paper = rng.uniform(150, 255, 3)
+    in_one_pass = image.copy()
+    _recolour(in_one_pass, np.flatnonzero(_around(boxes, image.shape)), paper)
+    view = two_colour_view(image, paper, boxes)
+    assert (view != image).any() and np.array_equal(view, in_one_pass)
