@@ -9,6 +9,7 @@ import numpy as np
 
 from vision.degrade import line_kernel
 from vision.motion import MotionLine
+from vision.threads import workers
 
 # Chosen on the real edje-multi photos made blurred (`vision evaluate --sets edje-blur`), amount / sigma 0.7 / 1.5,
 # 1.0 / 2.0, 1.5 / 2.0, 1.0 / 3.0, 2.0 / 3.0: rank recall 0.899 / 0.902 / 0.900 / 0.901 / 0.900 (0.881 unsharpened),
@@ -51,31 +52,44 @@ def motion_deblurred(image: np.ndarray, line: MotionLine,
     if line.length <= 0 or noise_to_signal <= 0:
         raise ValueError(f"motion deblurring needs a length > 0 and a noise-to-signal ratio > 0, got {line.length} "
                          f"and {noise_to_signal}")
-    filter_kernel = wiener_kernel(line, noise_to_signal)
-    reach = filter_kernel.shape[0]
+    reach = filter_reach(line)
     height, width = image.shape[:2]
-    ycrcb = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
     # mirrored margins as wide as the filter's reach keep the photo's edges from ringing; DFT-friendly size
     margin = reach // 2 + 1
     rows = cv2.getOptimalDFTSize(height + 2 * margin)
     cols = cv2.getOptimalDFTSize(width + 2 * margin)
+    # the filter's spectrum is worked out by a worker thread while this one transforms the photo: OpenCV's DFT uses
+    # one core (docs/reader-decisions.md, "speed")
+    filter_spectrum = workers().submit(_placed_spectrum, line, noise_to_signal, (rows, cols))
+    ycrcb = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
     padded = cv2.copyMakeBorder(ycrcb[:, :, 0], margin, rows - height - margin, margin, cols - width - margin,
                                 cv2.BORDER_REFLECT).astype(np.float32)
-    placed = np.zeros((rows, cols), np.float32)
-    placed[:reach, :reach] = filter_kernel
-    placed = np.roll(placed, (-(reach // 2), -(reach // 2)), axis=(0, 1))  # centred on pixel (0, 0)
     # packed (CCS) spectra: a fifth of the time of complex ones on a 12 MP photo's working image
-    spectrum = cv2.mulSpectrums(cv2.dft(padded), cv2.dft(placed), 0)
+    spectrum = cv2.mulSpectrums(cv2.dft(padded), filter_spectrum.result(), 0)
     sharp = cv2.idft(spectrum, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
     ycrcb[:, :, 0] = np.clip(sharp[margin:margin + height, margin:margin + width], 0, 255).astype(np.uint8)
     return cv2.cvtColor(ycrcb, cv2.COLOR_YCrCb2BGR)
+
+
+def _placed_spectrum(line: MotionLine, noise_to_signal: float, shape: tuple[int, int]) -> np.ndarray:
+    """The packed (CCS) spectrum of wiener_kernel placed in an array of `shape`, centred on pixel (0, 0)."""
+    filter_kernel = wiener_kernel(line, noise_to_signal)
+    reach = filter_kernel.shape[0]
+    placed = np.zeros(shape, np.float32)
+    placed[:reach, :reach] = filter_kernel
+    return cv2.dft(np.roll(placed, (-(reach // 2), -(reach // 2)), axis=(0, 1)))
+
+
+def filter_reach(line: MotionLine) -> int:
+    """The side of wiener_kernel's square for `line`: WIENER_REACH line lengths, DFT-friendly."""
+    return cv2.getOptimalDFTSize(int(WIENER_REACH * line.length) + 1)
 
 
 def wiener_kernel(line: MotionLine, noise_to_signal: float) -> np.ndarray:
     """The spatial Wiener filter conj(H) / (|H|^2 + NSR) of `line`'s blur H, centred in a square WIENER_REACH line
     lengths wide (its ringing has died down there: the restored photo is within 2 grey levels of an unbounded
     filter's)."""
-    reach = cv2.getOptimalDFTSize(int(WIENER_REACH * line.length) + 1)
+    reach = filter_reach(line)
     size = int(math.ceil(line.length)) | 1
     blur = np.zeros((reach, reach), np.float32)
     blur[:size, :size] = line_kernel(line.length, line.angle, size)

@@ -101,3 +101,30 @@ def test_a_photo_smaller_than_the_filter_reaches_keeps_its_shape(height, width):
     photo = (np.random.default_rng(1).random((height, width, 3)) * 255).astype(np.uint8)
     restored_photo = motion_deblurred(photo, MotionLine(20.0, 30.0, depth=5.0))
     assert restored_photo.shape == photo.shape and restored_photo.dtype == np.uint8
+
+
+@pytest.mark.parametrize("length, angle", [(9.0, 20.0), (17.5, 115.0)])
+def test_the_deconvolution_is_the_wiener_filter_applied_by_complex_ffts(length, angle):
+    """The filter's packed spectrum (worked out on a worker thread) times the photo's, against the same circular
+    convolution of the mirrored brightness with the filter by NumPy's complex FFTs: within a grey level."""
+    from vision.deblur import filter_reach, wiener_kernel
+
+    photo = motion_blur(glyph_page(4, (240, 320)), length, angle)
+    line = MotionLine(length, angle, depth=5.0)
+    found = motion_deblurred(photo, line, 0.01)
+    kernel = wiener_kernel(line, 0.01)
+    reach = filter_reach(line)
+    margin = reach // 2 + 1
+    height, width = photo.shape[:2]
+    rows, cols = cv2.getOptimalDFTSize(height + 2 * margin), cv2.getOptimalDFTSize(width + 2 * margin)
+    ycrcb = cv2.cvtColor(photo, cv2.COLOR_BGR2YCrCb)
+    padded = cv2.copyMakeBorder(ycrcb[:, :, 0], margin, rows - height - margin, margin, cols - width - margin,
+                                cv2.BORDER_REFLECT).astype(np.float64)
+    placed = np.zeros((rows, cols))
+    placed[:reach, :reach] = kernel
+    placed = np.roll(placed, (-(reach // 2), -(reach // 2)), axis=(0, 1))
+    sharp = np.real(np.fft.ifft2(np.fft.fft2(padded) * np.fft.fft2(placed)))
+    ycrcb[:, :, 0] = np.clip(sharp[margin:margin + height, margin:margin + width] + 0.5, 0, 255).astype(np.uint8)
+    expected = cv2.cvtColor(ycrcb, cv2.COLOR_YCrCb2BGR)
+    assert (found != photo).any()
+    assert np.abs(found.astype(int) - expected.astype(int)).max() <= 2
