@@ -1,5 +1,6 @@
-"""The process's worker threads, for NumPy work split in independent parts: NumPy uses one core a call and the target
-machine has two (docs/reader-decisions.md, "speed"). Work given to them must not itself wait on them."""
+"""The process's worker threads, for NumPy and OpenCV calls that use one core each (NumPy's, OpenCV's DFT), split in
+independent parts or run beside the caller's own: the target machine has two cores (docs/reader-decisions.md,
+"speed"). Work given to them must not itself wait on them (a read is never run on them)."""
 from __future__ import annotations
 
 import os
