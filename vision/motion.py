@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.threads import WORKER_THREADS, workers
+
 # A photo up to 4 x 384 px is measured at this long side (see measuring_shrink): a smear of 0.9-5.5 % of the photo's
 # side falls between MIN_LENGTH_PX and WINDOW / 3, where the window's cepstrum can place it. Measured as they are
 # (504 px, not shrunk), edje's long smears showed faintly or not at all (2.5 %: found in 58 of 91, 86 at 384) and a
@@ -124,7 +126,15 @@ def _mean_log_spectrum(grey: np.ndarray) -> np.ndarray | None:
     windows = windows[windows.std(axis=(1, 2)) >= MIN_WINDOW_STD]
     if not len(windows):
         return None
+    # each window's spectrum is its own, so the worker threads share the windows: NumPy's FFT uses one core
+    # (docs/reader-decisions.md, "speed")
+    parts = workers().map(_log_spectra, np.array_split(windows, WORKER_THREADS))
+    return np.concatenate(list(parts)).mean(axis=0)
+
+
+def _log_spectra(windows: np.ndarray) -> np.ndarray:
+    """The log magnitude spectra of WINDOW-square windows, each made mean-free and Hann-tapered first."""
     taper = np.outer(np.hanning(WINDOW), np.hanning(WINDOW)).astype(np.float32)
     centred = (windows - windows.mean(axis=(1, 2), keepdims=True)) * taper
     # rfft2: a real window's spectrum is symmetric, and its half costs a quarter of fft2's time here (session 42)
-    return np.log(np.abs(np.fft.rfft2(centred)) + 1e-3).mean(axis=0)
+    return np.log(np.abs(np.fft.rfft2(centred)) + 1e-3)

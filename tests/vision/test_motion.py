@@ -100,3 +100,17 @@ def test_a_peak_the_glyphs_imitate_is_refused_because_edges_across_it_are_no_ste
     grey = cv2.cvtColor(sharp, cv2.COLOR_BGR2GRAY)
     assert edge_anisotropy(grey, imitation.angle) < 1.15 < edge_anisotropy(cv2.cvtColor(moved, cv2.COLOR_BGR2GRAY),
                                                                            imitation.angle)
+
+
+def test_the_windows_spectra_shared_between_worker_threads_are_those_of_one_pass():
+    """Each window's log spectrum is its own, so splitting the windows between threads changes no bit of their mean."""
+    from vision.motion import MIN_WINDOW_STD, WINDOW, _mean_log_spectrum
+
+    grey = cv2.cvtColor(motion_blur(glyph_page(5, (300, 384)), 12.0, 40.0), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    step = WINDOW // 2
+    windows = np.lib.stride_tricks.sliding_window_view(grey, (WINDOW, WINDOW))[::step, ::step].reshape(-1, WINDOW,
+                                                                                                         WINDOW)
+    windows = windows[windows.std(axis=(1, 2)) >= MIN_WINDOW_STD]
+    taper = np.outer(np.hanning(WINDOW), np.hanning(WINDOW)).astype(np.float32)
+    one_pass = np.log(np.abs(np.fft.rfft2((windows - windows.mean(axis=(1, 2), keepdims=True)) * taper)) + 1e-3)
+    assert len(windows) >= 3 and np.array_equal(_mean_log_spectrum(grey), one_pass.mean(axis=0))
