@@ -2,7 +2,7 @@
 twice in an over-full hand is left out once."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -24,6 +24,10 @@ class IndexReading:
     code: str
     probability: float  # classifier probability of `code`
     detector_score: float
+    # the classifier's other card codes for this box with their probabilities, likeliest first (only those of at
+    # least vision.looks.ALTERNATIVE_MIN_PROBABILITY): no read uses them; the evaluation scores them as the
+    # multi-label hypotheses ultralytics' validation would count for a 52-class detector
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -39,8 +43,8 @@ def readings_into(readings: list[IndexReading], origin: tuple[float, float], sca
     """Readings of an image, their boxes moved into a picture cut from it at `origin` (x, y) and resized by `scale`
     (sx, sy)."""
     (x, y), (sx, sy) = origin, scale
-    return [IndexReading(((r.box[0] - x) * sx, (r.box[1] - y) * sy, (r.box[2] - x) * sx, (r.box[3] - y) * sy), r.code,
-                         r.probability, r.detector_score) for r in readings]
+    return [replace(r, box=((r.box[0] - x) * sx, (r.box[1] - y) * sy, (r.box[2] - x) * sx, (r.box[3] - y) * sy))
+            for r in readings]
 
 
 def readings_out_of(readings: list[IndexReading], origin: tuple[float, float], scale: tuple[float, float] = (1.0, 1.0)
@@ -48,8 +52,8 @@ def readings_out_of(readings: list[IndexReading], origin: tuple[float, float], s
     """Readings of a picture cut from an image at `origin` (x, y) and resized by `scale` (sx, sy), their boxes moved
     back to the image's pixels (readings_into undone)."""
     (x, y), (sx, sy) = origin, scale
-    return [IndexReading((r.box[0] / sx + x, r.box[1] / sy + y, r.box[2] / sx + x, r.box[3] / sy + y), r.code,
-                         r.probability, r.detector_score) for r in readings]
+    return [replace(r, box=(r.box[0] / sx + x, r.box[1] / sy + y, r.box[2] / sx + x, r.box[3] / sy + y))
+            for r in readings]
 
 
 @dataclass

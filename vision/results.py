@@ -4,7 +4,7 @@ out, then rows and warnings (docs/reader.md: "unsure", "cut indices", "cards", "
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -97,7 +97,7 @@ def doubt_cut_indices(readings: list[IndexReading], shape: tuple[int, ...], min_
     def cut(box: tuple[float, float, float, float]) -> bool:
         return min(box[0], box[1]) <= EDGE_MARGIN_PX or box[2] >= w - EDGE_MARGIN_PX or box[3] >= h - EDGE_MARGIN_PX
 
-    return [IndexReading(r.box, r.code, doubted, r.detector_score) if r.probability > doubted and cut(r.box)
+    return [replace(r, probability=doubted) if r.probability > doubted and cut(r.box)
             else r for r in readings]
 
 

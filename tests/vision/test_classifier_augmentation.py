@@ -132,3 +132,22 @@ def test_training_only_the_first_stages_leaves_the_later_stages_and_the_head_as_
     assert "features.0.0.weight" in changed  # the first stage learned; its batch statistics moved with it
     with pytest.raises(ValueError):
         freeze_after(build_classifier(8), 0)
+
+
+def test_elastic_warp_bends_about_its_share_of_crops_by_at_most_its_shift():
+    from vision.training.train_classifier import elastic_warp
+
+    batch = torch.zeros(400, 3, 48, 48)
+    batch[:, :, 22:26, 22:26] = 1.0  # a small bright square: where it lands shows how far the field moved it
+    out = elastic_warp(batch, torch.Generator().manual_seed(6), 0.5, max_px=3.0)
+    changed = (out != batch).flatten(1).any(dim=1)
+    assert 0.4 * 400 < int(changed.sum()) < 0.6 * 400
+    assert torch.equal(out[~changed], batch[~changed])  # the others untouched, the input not modified
+    assert batch[:, :, 22:26, 22:26].eq(1.0).all()
+    yy, xx = torch.meshgrid(torch.arange(48.0), torch.arange(48.0), indexing="ij")
+    weight = out[changed, 0]
+    centre_y = (weight * yy).sum(dim=(1, 2)) / weight.sum(dim=(1, 2))
+    centre_x = (weight * xx).sum(dim=(1, 2)) / weight.sum(dim=(1, 2))
+    shift = torch.hypot(centre_y - 23.5, centre_x - 23.5)
+    assert shift.max() <= 3.0 + 0.5 and shift.mean() > 0.3  # moved, never further than the field reaches
+    assert torch.equal(elastic_warp(batch, torch.Generator().manual_seed(6), 0.5, max_px=3.0), out)  # repeatable

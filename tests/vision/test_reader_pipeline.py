@@ -806,3 +806,29 @@ def test_a_stretched_read_that_names_no_more_cards_is_not_kept_and_a_full_hand_i
                                                                                       loose=True)
     assert "stretched read" not in loose.timings_ms and loose.cards == []
 
+
+
+def test_a_reading_keeps_the_classifiers_other_likely_codes_likeliest_first_without_none():
+    """IndexReading.alternatives: every other card code named at least ALTERNATIVE_MIN_PROBABILITY, for the
+    evaluation's multi-label mAP; `none` and codes below the floor are left out, and the read itself is unchanged."""
+    from vision.looks import ALTERNATIVE_MIN_PROBABILITY
+
+    class OneBox:
+        def detect(self, image, long_side, *, score_threshold=None):
+            return np.array([[100, 100, 160, 180]], np.float32), np.array([0.9], np.float32)
+
+    class DoubtsQH:
+        def probabilities(self, image, boxes):
+            out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+            for code, p in (("QH", 0.8), ("QD", 0.05), ("KH", 0.15), ("JH", 0.5 * ALTERNATIVE_MIN_PROBABILITY)):
+                out[:, CLASS_NAMES.index(code)] = p
+            out[:, -1] = 0.01  # none
+            return out
+
+    read = CardReader(detector=OneBox(), classifier=DoubtsQH()).read(jpeg(np.full((600, 900, 3), 90, np.uint8)),
+                                                                      loose=True)
+    (reading,) = read.readings
+    assert (reading.code, reading.probability) == ("QH", pytest.approx(0.8))
+    assert [code for code, _ in reading.alternatives] == ["KH", "QD"]
+    assert [p for _, p in reading.alternatives] == pytest.approx([0.15, 0.05])
+    assert [c.code for c in read.cards] == ["QH"]

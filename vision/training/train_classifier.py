@@ -155,6 +155,28 @@ def occluded(batch: np.ndarray, rng: np.random.Generator, share: float) -> np.nd
     return out
 
 
+ELASTIC_KNOTS = 5  # a knots-by-knots grid of random shifts, smoothly interpolated over the crop
+
+
+def elastic_warp(x: torch.Tensor, gen: torch.Generator, share: float, max_px: float = 2.0) -> torch.Tensor:
+    """A share of crops bent by a smooth random field (each pixel moved up to `max_px` crop pixels along each axis,
+    the field varying over about a fifth of the crop): unseen decks draw their ranks in other shapes than the
+    training decks' fonts (curls, serifs, bowls of another width), which an affine map cannot make (Simard et al.
+    2003)."""
+    chosen = torch.nonzero(torch.rand(x.shape[0], generator=gen) < share).flatten()
+    if len(chosen) == 0:
+        return x
+    n, size = len(chosen), x.shape[-1]
+    amplitude = torch.rand(n, 1, 1, 1, generator=gen) * max_px * 2 / size  # grid units: 2 span the crop
+    knots = (torch.rand(n, 2, ELASTIC_KNOTS, ELASTIC_KNOTS, generator=gen) * 2 - 1) * amplitude
+    field = F.interpolate(knots, size=(size, size), mode="bicubic", align_corners=True).permute(0, 2, 3, 1)
+    identity = F.affine_grid(torch.eye(2, 3).expand(n, 2, 3), [n, x.shape[1], size, size], align_corners=False)
+    x = x.clone()
+    x[chosen] = F.grid_sample(x[chosen], identity + field, mode="bilinear", padding_mode="border",
+                              align_corners=False)
+    return x
+
+
 def geometric_colour(x: torch.Tensor, gen: torch.Generator, squeeze_share: float = 0.0,
                      squeeze_min: float = 0.5) -> torch.Tensor:
     """Batched any-angle rotation, small scale/shift, squeeze, colour casts, contrast, gray, noise.
@@ -252,6 +274,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="scales the hard blur's largest sigma (3.5 crop px) and motion line (12 px); 1 = as before")
     p.add_argument("--stroke-share", type=float, default=0.0,
                    help="share of training crops with bolder or thinner strokes (other decks' fonts), 0 = off")
+    p.add_argument("--elastic-share", type=float, default=0.0,
+                   help="share of crops bent by a smooth random field (other fonts' glyph shapes)")
+    p.add_argument("--elastic-px", type=float, default=2.0, help="the field's largest shift, in crop pixels")
     p.add_argument("--occlude-share", type=float, default=0.0,
                    help="share of training crops with one side covered by another card, a hand or the table, 0 = off")
     p.add_argument("--train-first", type=int, default=None, metavar="N",
@@ -367,7 +392,10 @@ def main(argv: list[str] | None = None) -> int:
                     batch_bgr = heavy_blur(batch_bgr, rng, args.heavy_blur_share, args.heavy_blur_strength)
                 if args.stroke_share > 0:
                     batch_bgr = stroke_weight(batch_bgr, rng, args.stroke_share)
-                xb = geometric_colour(to_tensor(batch_bgr), gen, args.squeeze_share)
+                xb = to_tensor(batch_bgr)
+                if args.elastic_share > 0:
+                    xb = elastic_warp(xb, gen, args.elastic_share, args.elastic_px)
+                xb = geometric_colour(xb, gen, args.squeeze_share)
                 xb = xb.contiguous(memory_format=torch.channels_last)
                 yb = torch.from_numpy(y_train[idx])
                 logits = model(xb)
