@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.messages import SEEN_TWICE_WARNING
 
 # The two index centres of one card lie 3–7 index heights apart (measured on the rendered val scenes of
@@ -24,10 +25,9 @@ class IndexReading:
     code: str
     probability: float  # classifier probability of `code`
     detector_score: float
-    # the classifier's other card codes for this box with their probabilities, likeliest first (only those of at
-    # least vision.looks.ALTERNATIVE_MIN_PROBABILITY): no read uses them; the evaluation scores them as the
-    # multi-label hypotheses ultralytics' validation would count for a 52-class detector
-    alternatives: tuple[tuple[str, float], ...] = ()
+    # the classifier's probabilities of every class for this box (None for readings made otherwise): no read uses
+    # them; the evaluation scores the other codes as the multi-label hypotheses ultralytics' validation counts
+    class_probabilities: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -36,6 +36,14 @@ class IndexReading:
     @property
     def size(self) -> float:
         return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
+
+    def other_codes(self, min_probability: float) -> list[tuple[str, float]]:
+        """The card codes other than `code` the classifier named at least `min_probability`, likeliest first."""
+        if self.class_probabilities is None:
+            return []
+        order = np.argsort(-self.class_probabilities, kind="stable")
+        return [(CLASS_NAMES[i], float(self.class_probabilities[i])) for i in order
+                if self.class_probabilities[i] >= min_probability and CLASS_NAMES[i] not in (self.code, NONE_CLASS)]
 
 
 def readings_into(readings: list[IndexReading], origin: tuple[float, float], scale: tuple[float, float] = (1.0, 1.0)

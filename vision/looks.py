@@ -39,9 +39,6 @@ DETECTOR_SCORE_THRESHOLD = 0.25  # the detector's boxes below this score are dro
 FAINT_BOX_SCORE = 0.1
 FAINT_BOX_MIN_PROBABILITY = 0.9
 MIN_BOX_SIDE = 2.0  # detector boxes thinner than this (pixels of the picture looked at) are dropped
-# A reading keeps the classifier's other card codes this likely (ultralytics' validation keeps every class scoring
-# 0.001 on a box); only the evaluation uses them [mAP conventions].
-ALTERNATIVE_MIN_PROBABILITY = 0.001
 
 
 class IndexLooks:
@@ -172,15 +169,8 @@ class IndexLooks:
                 continue
             if CLASS_NAMES[label] != NONE_CLASS:
                 readings.append(IndexReading(tuple(float(v) for v in box), CLASS_NAMES[label],
-                                             float(prob[label]), float(score), _alternatives(prob, label)))
+                                             float(prob[label]), float(score), prob))
         return readings
-
-
-def _alternatives(probabilities: np.ndarray, label: int) -> tuple[tuple[str, float], ...]:
-    """The card codes other than `label` named at least ALTERNATIVE_MIN_PROBABILITY, likeliest first."""
-    order = np.argsort(-probabilities, kind="stable")
-    return tuple((CLASS_NAMES[i], float(probabilities[i])) for i in order
-                 if i != label and CLASS_NAMES[i] != NONE_CLASS and probabilities[i] >= ALTERNATIVE_MIN_PROBABILITY)
 
 
 def _evidence(readings: list[IndexReading]) -> float:

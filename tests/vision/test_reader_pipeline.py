@@ -809,9 +809,9 @@ def test_a_stretched_read_that_names_no_more_cards_is_not_kept_and_a_full_hand_i
 
 
 def test_a_reading_keeps_the_classifiers_other_likely_codes_likeliest_first_without_none():
-    """IndexReading.alternatives: every other card code named at least ALTERNATIVE_MIN_PROBABILITY, for the
-    evaluation's multi-label mAP; `none` and codes below the floor are left out, and the read itself is unchanged."""
-    from vision.looks import ALTERNATIVE_MIN_PROBABILITY
+    """A reading keeps the classifier's output for its box; IndexReading.other_codes gives every other card code
+    named at least the floor (the evaluation's multi-label mAP), without `none`; the read itself is unchanged."""
+    floor = 0.001
 
     class OneBox:
         def detect(self, image, long_side, *, score_threshold=None):
@@ -820,7 +820,7 @@ def test_a_reading_keeps_the_classifiers_other_likely_codes_likeliest_first_with
     class DoubtsQH:
         def probabilities(self, image, boxes):
             out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
-            for code, p in (("QH", 0.8), ("QD", 0.05), ("KH", 0.15), ("JH", 0.5 * ALTERNATIVE_MIN_PROBABILITY)):
+            for code, p in (("QH", 0.8), ("QD", 0.05), ("KH", 0.15), ("JH", 0.5 * floor)):
                 out[:, CLASS_NAMES.index(code)] = p
             out[:, -1] = 0.01  # none
             return out
@@ -829,6 +829,7 @@ def test_a_reading_keeps_the_classifiers_other_likely_codes_likeliest_first_with
                                                                       loose=True)
     (reading,) = read.readings
     assert (reading.code, reading.probability) == ("QH", pytest.approx(0.8))
-    assert [code for code, _ in reading.alternatives] == ["KH", "QD"]
-    assert [p for _, p in reading.alternatives] == pytest.approx([0.15, 0.05])
+    assert [code for code, _ in reading.other_codes(floor)] == ["KH", "QD"]
+    assert [p for _, p in reading.other_codes(floor)] == pytest.approx([0.15, 0.05])
+    assert [code for code, _ in reading.other_codes(0.0)][:2] == ["KH", "QD"]  # then the rest, `none` never
     assert [c.code for c in read.cards] == ["QH"]

@@ -274,17 +274,17 @@ def _reader_indices(read: ReadResult) -> tuple[np.ndarray, list[float], list[str
 
 
 def _reader_hypotheses(read: ReadResult) -> tuple[np.ndarray, list[float], list[str]]:
-    """As _reader_indices, with each reading's other codes (IndexReading.alternatives) as hypotheses of the same box,
-    scored detector score x their probability: ultralytics' validation of a 52-class detector counts every class
-    scoring at least 0.001 on a box (multi-label), so this is the figure its mAP would be comparable with."""
+    """As _reader_indices, with each reading's other codes (IndexReading.other_codes) as hypotheses of the same box,
+    scored detector score x their probability, each kept from MAP_THRESHOLD: ultralytics' validation of a 52-class
+    detector counts every class scoring at least 0.001 on a box (multi-label), so this is the figure its mAP would
+    be compared with."""
     boxes, scores, codes = [], [], []
     for reading in read.readings:
-        for code, probability in ((reading.code, reading.probability), *reading.alternatives):
-            if reading.detector_score * probability < MAP_THRESHOLD:
-                continue
-            boxes.append(reading.box)
-            scores.append(reading.detector_score * probability)
-            codes.append(code)
+        for code, probability in ((reading.code, reading.probability), *reading.other_codes(MAP_THRESHOLD)):
+            if reading.detector_score * probability >= MAP_THRESHOLD:
+                boxes.append(reading.box)
+                scores.append(reading.detector_score * probability)
+                codes.append(code)
     return np.array(boxes, np.float64).reshape(-1, 4) * read.scale, scores, codes
 
 
