@@ -175,3 +175,61 @@ def test_the_view_shared_among_worker_threads_is_one_pass_over_every_pixel(seed)
     _recolour(in_one_pass, np.flatnonzero(_around(boxes, image.shape)), paper)
     view = two_colour_view(image, paper, boxes)
     assert (view != image).any() and np.array_equal(view, in_one_pass)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 10, 11, 37, 400, 1601])
+def test_the_surveys_median_is_numpys(size):
+    """vision.inks computes it without NumPy's per-call overhead; the colours must be the same."""
+    from vision.inks import _median_colour
+
+    rng = np.random.default_rng(size)
+    for _ in range(60):
+        pixels = rng.integers(0, 256, (size, 3), dtype=np.uint8)
+        assert np.array_equal(_median_colour(pixels), np.median(pixels, axis=0))
+
+
+def _ink_and_paper_with_numpy(image, box):
+    """Session 43's per-box measure: NumPy's percentile and median on each box's own Lab conversion."""
+    from vision.inks import BOX_INSET, INK_SHARE, MIN_INK_CONTRAST, PAPER_MAX_CHROMA, _balanced, _lab
+
+    x1, y1, x2, y2 = box
+    dx, dy = BOX_INSET * (x2 - x1), BOX_INSET * (y2 - y1)
+    x1, y1 = max(0, int(round(x1 + dx))), max(0, int(round(y1 + dy)))
+    x2, y2 = min(image.shape[1], int(round(x2 - dx))), min(image.shape[0], int(round(y2 - dy)))
+    if x2 - x1 < 3 or y2 - y1 < 3:
+        return None
+    pixels = image[y1:y2, x1:x2].reshape(-1, 3)
+    lab = _lab(pixels.reshape(-1, 1, 3)).reshape(-1, 3)
+    greyish = np.hypot(lab[:, 1], lab[:, 2]) < PAPER_MAX_CHROMA
+    if greyish.sum() < 3:
+        return None
+    dark, light = np.percentile(lab[:, 0], INK_SHARE), np.percentile(lab[:, 0][greyish], 100 - INK_SHARE)
+    ink = np.median(pixels[lab[:, 0] <= dark], axis=0)
+    paper = np.median(pixels[greyish & (lab[:, 0] >= light)], axis=0)
+    contrast = 100.0 - cv2.cvtColor(_balanced(ink, paper).reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0, 0]
+    return None if contrast < MIN_INK_CONTRAST else (ink, paper)
+
+
+def test_all_boxes_measured_at_once_give_each_boxs_own_measure():
+    from vision.inks import _inks_and_papers
+
+    rng = np.random.default_rng(4)
+    image, boxes = _page(["black", "red", "blue", "green", "dull blue"], cast=(0.9, 1.0, 1.1))
+    image = np.clip(image + rng.normal(0, 6, image.shape), 0, 255).astype(np.uint8)
+    boxes = boxes + [(30, 150, 70, 200), (-50, -50, -10, -10), (600, 250, 700, 330)]  # no glyph, off, partly off
+    boxes += [tuple(v + rng.normal(0, 4) for v in box) for box in boxes[:5] for _ in range(4)]
+    measured = _inks_and_papers(image, boxes)
+    assert sum(m is not None for m in measured) >= 5
+    for box, got in zip(boxes, measured):
+        expected = _ink_and_paper_with_numpy(image, box)
+        assert (got is None) == (expected is None)
+        if got is not None:
+            assert all(np.array_equal(g, e) for g, e in zip(got, expected))
+
+
+def test_many_pixels_converted_in_wide_rows_give_the_colours_one_by_one():
+    from vision.inks import _lab, _lab_of_many
+
+    pixels = np.random.default_rng(5).integers(0, 256, (5000, 3), dtype=np.uint8)  # not a whole number of rows
+    assert np.array_equal(_lab_of_many(pixels), _lab(pixels.reshape(-1, 1, 3)).reshape(-1, 3))
+    assert np.array_equal(_lab_of_many(pixels[:1]), _lab(pixels[:1].reshape(1, 1, 3)).reshape(1, 3))
