@@ -118,7 +118,8 @@ def _inks_and_papers(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> lis
             continue
         dark = sorted_percentile(np.sort(lightness), INK_SHARE)
         light = sorted_percentile(np.sort(lightness[greyish]), 100 - INK_SHARE)
-        found.append((_median_colour(pixels[lightness <= dark]), _median_colour(pixels[greyish & (lightness >= light)])))
+        ink = _median_colour(pixels[lightness <= dark])
+        found.append((ink, _median_colour(pixels[greyish & (lightness >= light)])))
     # the glyph's contrast against its own paper, balanced: a dim photo's ink lies as far below its paper as a bright
     # photo's does
     measured = [pair for pair in found if pair is not None]

@@ -27,9 +27,9 @@ MISSED = "missed"
 EXTRA = "extra"
 MAP_THRESHOLD = 0.001  # mAP needs (nearly) all detections, as ultralytics' val does
 INSIDE_SHARE = 0.7  # an index "lies inside" a labelled card box when 70% of its area does
-# Wrong reads the player is not told to check: the costly kind at a table with money on the line
 MULTI_LABEL_MAP50 = "52-class index mAP50 (whole reader, each box's other codes too: ultralytics' multi-label val)"
 MULTI_LABEL_MAP50_95 = "52-class index mAP50-95 (whole reader, each box's other codes too)"
+# Wrong reads the player is not told to check: the costly kind at a table with money on the line
 SILENTLY_WRONG_PHOTOS = "photos read wrong without any warning"
 SILENTLY_WRONG_LAYOUTS = "layouts read wrong without any warning"
 NO_WARNING = "(no warning)"  # ends a failure line read wrong without any warning; the report lists them all
