@@ -169,6 +169,17 @@ def render_deck(deck: Deck, cache_dir: Path) -> Path:
     return out
 
 
+def render_back(deck: Deck, height: int = CARD_HEIGHT) -> np.ndarray:
+    """The deck's card back (SVG element `back`, in aisleriot themes and KDE decks alike) as an RGBA image `height`
+    px tall: a face-down card, which the reader must not name (tests/vision/test_reader.py)."""
+    if deck.source not in ("aisleriot", "kde"):
+        raise DeckError(f"{deck.name} has no SVG to render a back from")
+    back = _trim_alpha(_render_element(deck, "back", 1.0))
+    back = _trim_alpha(_render_element(deck, "back", height / back.shape[0]))
+    width = int(round(back.shape[1] * height / back.shape[0]))
+    return cv2.resize(back, (width, height), interpolation=cv2.INTER_AREA)
+
+
 def load_face(cache_dir: Path, deck: Deck, code: str) -> np.ndarray:
     """The cached RGBA face, composited on its own opaque card colour inside the card outline."""
     path = cache_dir / deck.name / f"{code}.png"
