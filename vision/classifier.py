@@ -21,6 +21,9 @@ ROTATION_CHECK_BELOW = 0.9
 # the answers averaged. Off in the reader (it cost real recall on small, soft indices); a knob for candidates
 # (`vision evaluate --scale-vote`).
 SCALE_VOTE: tuple[float, ...] = ()
+# ...and then only for boxes at least this long (pixels of the image cut from): small indices have too few pixels for
+# a rescaled crop to add anything but blur (`vision evaluate --scale-vote-min-px`).
+SCALE_VOTE_MIN_PX = 0.0
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -47,8 +50,9 @@ class IndexClassifier:
     """Names the card of each index box (52 codes + `none`); thread-safe."""
 
     def __init__(self, model_path: Path, *, scale_vote: tuple[float, ...] = SCALE_VOTE,
-                 rotation_check_below: float = ROTATION_CHECK_BELOW):
+                 scale_vote_min_px: float = SCALE_VOTE_MIN_PX, rotation_check_below: float = ROTATION_CHECK_BELOW):
         self.scale_vote = scale_vote
+        self.scale_vote_min_px = scale_vote_min_px
         self.rotation_check_below = rotation_check_below
         self.session = create_session(model_path)
         self.input_name = self.session.get_inputs()[0].name
@@ -64,14 +68,16 @@ class IndexClassifier:
         """Class probabilities (N, 53) for index boxes (N,4, pixels of `image`).
 
         Unsure crops (top probability < rotation_vote_below) get the mean over four quarter turns, and those still
-        unsure the mean over their box and the box scaled by each of `self.scale_vote` (each with its own turns);
-        crops up to `self.rotation_check_below` take the turns' mean only where it names another class;
-        rotation_vote_below 0 turns all three off.
+        unsure and at least `self.scale_vote_min_px` long the mean over their box and the box scaled by each of
+        `self.scale_vote` (each with its own turns); crops up to `self.rotation_check_below` take the turns' mean only
+        where it names another class; rotation_vote_below 0 turns all three off.
         """
         probs = self._turned_vote(image, boxes, rotation_vote_below)
-        unsure = np.flatnonzero(probs.max(axis=1) < rotation_vote_below)
+        boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+        long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+        unsure = np.flatnonzero((probs.max(axis=1) < rotation_vote_below) & (long_sides >= self.scale_vote_min_px))
         if len(unsure) and self.scale_vote:
-            unsure_boxes = np.asarray(boxes, np.float64).reshape(-1, 4)[unsure]
+            unsure_boxes = boxes[unsure]
             votes = probs[unsure] + sum(self._turned_vote(image, scaled_boxes(unsure_boxes, factor), rotation_vote_below)
                                         for factor in self.scale_vote)
             probs[unsure] = votes / (1 + len(self.scale_vote))

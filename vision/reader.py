@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards import EXPECTED_CARDS, IndexReading, readings_into, readings_out_of
-from vision.classifier import SCALE_VOTE, IndexClassifier
+from vision.classifier import SCALE_VOTE, SCALE_VOTE_MIN_PX, IndexClassifier
 from vision.deblur import restored
 from vision.decode import check_limits, decode_photo
 from vision.detector import IndexDetector
@@ -61,13 +61,15 @@ class CardReader:
                  score_threshold: float = DETECTOR_SCORE_THRESHOLD, faint_box_score: float = FAINT_BOX_SCORE,
                  faint_box_min_probability: float = FAINT_BOX_MIN_PROBABILITY,
                  min_card_confidence: float = MIN_CARD_CONFIDENCE, fill_min_confidence: float = FILL_MIN_CONFIDENCE,
-                 scale_vote: tuple[float, ...] = SCALE_VOTE, sharpen_blurred: bool = SHARPEN_BLURRED,
+                 scale_vote: tuple[float, ...] = SCALE_VOTE, scale_vote_min_px: float = SCALE_VOTE_MIN_PX,
+                 sharpen_blurred: bool = SHARPEN_BLURRED,
                  unsqueeze_short_reads: bool = UNSQUEEZE_SHORT_READS, read_four_colours: bool = READ_FOUR_COLOURS,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
         """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
         self.looks = IndexLooks(
             detector or IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold),
-            classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE, scale_vote=scale_vote),
+            classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE, scale_vote=scale_vote,
+                                          scale_vote_min_px=scale_vote_min_px),
             detection_sizes=detection_sizes, score_threshold=score_threshold, faint_box_score=faint_box_score,
             faint_box_min_probability=faint_box_min_probability, min_card_confidence=min_card_confidence)
         self.crop_source_long_side = crop_source_long_side
@@ -193,6 +195,7 @@ class CardReader:
         """Whether every card `second` names that `first` does not is named at least LOOSE_STRETCH_MIN_ADDED."""
         named = {card.code for card in first.cards}
         return all(card.confidence >= LOOSE_STRETCH_MIN_ADDED for card in second.cards if card.code not in named)
+
     def _is_short(self, result: ReadResult, loose: bool) -> bool:
         """Whether a hand's read may have missed cards (fewer than 13 named surely); loose cards have no count."""
         return not loose and self.looks.count_sure(result.cards) < EXPECTED_CARDS

@@ -3,7 +3,7 @@ turned as a check and take the turns' mean only where it names another class; th
 again from boxes scaled about their centres (the scale vote, off by default)."""
 import numpy as np
 
-from vision.classifier import ROTATION_CHECK_BELOW, SCALE_VOTE, IndexClassifier, scaled_boxes
+from vision.classifier import ROTATION_CHECK_BELOW, SCALE_VOTE, SCALE_VOTE_MIN_PX, IndexClassifier, scaled_boxes
 from vision.crops import CLASS_NAMES
 
 N = len(CLASS_NAMES)
@@ -37,9 +37,11 @@ class MarkedCornerSession(NamingSession):
         return (1, 2) if crop[0, -1, -1] > 0.5 else (2,)  # upright: the marked pixel is still bottom-right
 
 
-def make_classifier(session, scale_vote: tuple[float, ...] = SCALE_VOTE) -> IndexClassifier:
+def make_classifier(session, scale_vote: tuple[float, ...] = SCALE_VOTE,
+                    scale_vote_min_px: float = SCALE_VOTE_MIN_PX) -> IndexClassifier:
     classifier = IndexClassifier.__new__(IndexClassifier)
     classifier.session, classifier.input_name, classifier.scale_vote = session, "input", scale_vote
+    classifier.scale_vote_min_px = scale_vote_min_px
     classifier.rotation_check_below = ROTATION_CHECK_BELOW
     return classifier
 
@@ -100,6 +102,16 @@ def test_crops_unsure_at_every_turn_take_the_mean_over_their_box_scales():
     # own box: 1 and 2 half each; scaled 0.85 (more white) surely 5; scaled 1.2 (less white) surely 2
     assert abs(probs[0, 2] - 1.5 / 3) < 1e-3 and abs(probs[0, 5] - 1 / 3) < 1e-3 and abs(probs[0, 1] - 0.5 / 3) < 1e-3
     assert session.batch_sizes == [1, 3, 1, 1]  # first look, its turns, then one run per scale (sure there)
+
+
+def test_the_scale_vote_leaves_boxes_under_its_minimum_length_as_the_turns_left_them():
+    image, boxes = white_square()  # a 100 px box
+    session = WhiteShareSession()
+    probs = make_classifier(session, scale_vote=(0.85, 1.2), scale_vote_min_px=101).probabilities(image, boxes)
+    assert abs(probs[0, 1] - 0.5) < 1e-3 and session.batch_sizes == [1, 3]  # no run for the scales
+    session = WhiteShareSession()
+    probs = make_classifier(session, scale_vote=(0.85, 1.2), scale_vote_min_px=100).probabilities(image, boxes)
+    assert abs(probs[0, 5] - 1 / 3) < 1e-3 and session.batch_sizes == [1, 3, 1, 1]
 
 
 def test_the_reader_has_no_scale_vote_by_default():

@@ -641,3 +641,21 @@ def test_a_card_named_wrongly_with_its_code_as_the_second_choice_counts_only_in_
     honest = evaluate_scenes(CardReader(detector=MarkerDetector(), classifier=ColourClassifier()),
                              datasets.load_scenes(tmp_path), "drawn")
     assert honest.numbers[MULTI_LABEL_MAP50] == pytest.approx(honest.numbers["52-class index mAP50 (whole reader)"])
+
+
+def test_the_flat_views_set_reads_each_edje_photo_in_every_view_flatter_than_30_degrees(tmp_path, reader, monkeypatch):
+    from vision.evaluation.views import FLAT_VIEWS
+
+    assert all(elevation < min(e for _, e, _, _ in STEEP_VIEWS) for _, elevation, _, _ in FLAT_VIEWS)
+    dev = tmp_path / "dev"
+    (dev / "edje-multi").mkdir(parents=True)
+    path, card_box = two_card_photo(dev / "edje-multi")
+    (dev / "labels.json").write_text("{}")
+    labels = {f"edje-multi/{path.name}": [{"rank": "Q", "box": card_box("QH")}, {"rank": "9", "box": card_box("9C")}]}
+    (dev / "edje-multi" / "labels.json").write_text(json.dumps(labels))
+    report = _evaluation_report(tmp_path, reader, monkeypatch, "--sets", "edje-flat", "--dev-photos", str(dev))
+    title = "real edje-multi in views flatter than 30° (rank only)"
+    assert f"### {title}\n\n{len(FLAT_VIEWS)} photos (0 unreadable)" in report  # the one photo, once a view
+    for view, _, _, _ in FLAT_VIEWS:
+        assert f"rank recall, {view} |" in report
+    assert "real edje-multi in steep views" not in report  # only the set asked for

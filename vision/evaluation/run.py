@@ -11,7 +11,7 @@ from pathlib import Path
 
 import cv2
 
-from vision.classifier import SCALE_VOTE
+from vision.classifier import SCALE_VOTE, SCALE_VOTE_MIN_PX
 from vision.crops import CARD_CODES
 from vision.evaluation import datasets
 from vision.evaluation.confusion_image import draw_confusion, side_by_side
@@ -20,7 +20,7 @@ from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_LABELS, NO_
                                           evaluate_singles)
 from vision.evaluation.index_outcomes import MATCH_IOU, OUTCOMES
 from vision.evaluation.metrics import worst_confusions
-from vision.evaluation.views import (BLUR_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS, blurred_view_bytes,
+from vision.evaluation.views import (BLUR_VIEWS, FLAT_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS, blurred_view_bytes,
                                     blurred_view_with_boxes, lit_view_with_boxes, moved_photo_bytes, steep_view_bytes,
                                     steep_view_with_boxes)
 from vision.looks import DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE
@@ -28,7 +28,7 @@ from vision.reader import MODELS_DIR, CardReader
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 
 ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "four-colour", "tiles", "phone", "phone-steep",
-            "phone-blur", "webcam", "edje", "edje-steep", "edje-blur", "edje-light")
+            "phone-blur", "webcam", "edje", "edje-steep", "edje-flat", "edje-blur", "edje-light")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -75,6 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scale-vote", type=scale_factors, default=",".join(map(str, SCALE_VOTE)),
                         help="unsure crops also classified from boxes scaled by these factors, averaged "
                              "(comma list, e.g. 0.85,1.2; empty: off, the reader's rule)")
+    parser.add_argument("--scale-vote-min-px", type=float, default=SCALE_VOTE_MIN_PX,
+                        help="...only boxes at least this long, in pixels of the image cut from")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
 
@@ -158,6 +160,13 @@ def _index_outcome_table(outcomes: Counter) -> list[str]:
     return lines + [""]
 
 
+def _scale_vote_words(args: argparse.Namespace) -> str:
+    if not args.scale_vote:
+        return "off"
+    factors = ", ".join(map(str, args.scale_vote))
+    return f"{factors} (boxes of {args.scale_vote_min_px:g} px or more)" if args.scale_vote_min_px else factors
+
+
 def models_dir(args: argparse.Namespace) -> Path:
     return Path(args.models) if args.models else MODELS_DIR
 
@@ -168,7 +177,7 @@ def make_reader(args: argparse.Namespace) -> CardReader:
         s for s in DETECTION_SIZES if s < args.detection_size), score_threshold=args.detector_score_threshold,
         faint_box_score=args.faint_box_score, faint_box_min_probability=args.faint_box_min_probability,
         min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence,
-        scale_vote=args.scale_vote)
+        scale_vote=args.scale_vote, scale_vote_min_px=args.scale_vote_min_px)
 
 
 def run_evaluation(args: argparse.Namespace) -> int:
@@ -247,7 +256,7 @@ def run_evaluation(args: argparse.Namespace) -> int:
                 results.append((evaluate_singles(reader, datasets.subsample(photos, args.limit),
                                                  f"real phone-singles in {kind} views (top-1; labels corrected)",
                                                  views=views), CARD_CODES + [NO_CARD]))
-        if wanted & {"edje", "edje-steep", "edje-blur", "edje-light"}:
+        if wanted & {"edje", "edje-steep", "edje-flat", "edje-blur", "edje-light"}:
             photos = datasets.subsample(sorted((dev / name, boxes) for name, boxes in datasets.edje_labels(dev).items()),
                                         args.limit)
             if "edje" in wanted:
@@ -255,6 +264,10 @@ def run_evaluation(args: argparse.Namespace) -> int:
             if "edje-steep" in wanted:
                 results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in steep views (rank only)",
                                                     views=_steep_views(steep_view_with_boxes)), EDJE_RANKS))
+            if "edje-flat" in wanted:
+                title = "real edje-multi in views flatter than 30° (rank only)"
+                results.append((evaluate_rank_boxes(reader, photos, title,
+                                                    views=_steep_views(steep_view_with_boxes, FLAT_VIEWS)), EDJE_RANKS))
             if "edje-blur" in wanted:
                 results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in blurred views (rank only)",
                                                     views=_blurred_views(blurred_view_with_boxes)), EDJE_RANKS))
@@ -268,10 +281,11 @@ def run_evaluation(args: argparse.Namespace) -> int:
     return 0
 
 
-def _steep_views(load):
-    """(view name, load with that view's settings) for each of STEEP_VIEWS; `load` is one of views' steep_view_* ."""
+def _steep_views(load, views=STEEP_VIEWS):
+    """(view name, load with that view's settings) for each of `views` (STEEP_VIEWS or FLAT_VIEWS); `load` is one of
+    views' steep_view_* ."""
     return tuple((view, partial(load, elevation=elevation, quarter_turns=turns, blur=blur))
-                 for view, elevation, turns, blur in STEEP_VIEWS)
+                 for view, elevation, turns, blur in views)
 
 
 def _blurred_views(load):
@@ -286,7 +300,7 @@ def _write_report(out: Path, models: Path, args, results, skipped, seconds: floa
              f"(kept from {args.faint_box_score} where named ≥ {args.faint_box_min_probability}), "
              f"cards named with < {args.min_card_confidence} left out "
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
-             f"scale vote {', '.join(map(str, args.scale_vote)) or 'off'}, "
+             f"scale vote {_scale_vote_words(args)}, "
              f"limit per set: {args.limit or 'none'}.", ""]
     lines += _model_lines(models) + [""]
     lines += ["## Summary", "", "| set | measure | value |", "| --- | --- | --- |"]

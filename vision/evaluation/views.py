@@ -23,6 +23,12 @@ STEEP_VIEWS: tuple[tuple[str, float, int, float], ...] = (
     ("turned, tilted to 35°", 35.0, 1, 0.0),
     ("upside down, tilted to 30°, blurred", 30.0, 2, 2.0),
 )
+# Flatter than the 30° the reader is made for (session 45): how fast it falls off, and whether it says so
+FLAT_VIEWS: tuple[tuple[str, float, int, float], ...] = (
+    ("tilted to 25°", 25.0, 0, 0.0),
+    ("turned, tilted to 25°", 25.0, 1, 0.0),
+    ("tilted to 20°", 20.0, 0, 0.0),
+)
 # (name, defocus sigma, motion-line length), both as shares of the photo's long side so that a small webcam photo and
 # a large phone photo are blurred alike relative to their cards: a camera out of focus, and one moved while shooting
 BLUR_VIEWS: tuple[tuple[str, float, float], ...] = (
