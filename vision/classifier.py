@@ -64,17 +64,18 @@ class IndexClassifier:
             raise ModelError(f"classifier {model_path.name} was trained with another class order than vision.crops")
 
     def probabilities(self, image: np.ndarray, boxes: np.ndarray,
-                      rotation_vote_below: float = ROTATION_VOTE_BELOW) -> np.ndarray:
+                      rotation_vote_below: float = ROTATION_VOTE_BELOW, enlargement: float = 1.0) -> np.ndarray:
         """Class probabilities (N, 53) for index boxes (N,4, pixels of `image`).
 
         Unsure crops (top probability < rotation_vote_below) get the mean over four quarter turns, and those still
-        unsure and at least `self.scale_vote_min_px` long the mean over their box and the box scaled by each of
+        unsure and at least `self.scale_vote_min_px` long in the photo's own pixels (`image` is the photo enlarged
+        `enlargement` times: a closer look's picture) the mean over their box and the box scaled by each of
         `self.scale_vote` (each with its own turns); crops up to `self.rotation_check_below` take the turns' mean only
         where it names another class; rotation_vote_below 0 turns all three off.
         """
         probs = self._turned_vote(image, boxes, rotation_vote_below)
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-        long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+        long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) / enlargement
         unsure = np.flatnonzero((probs.max(axis=1) < rotation_vote_below) & (long_sides >= self.scale_vote_min_px))
         if len(unsure) and self.scale_vote:
             unsure_boxes = boxes[unsure]
