@@ -57,6 +57,17 @@ def real_models() -> Path:
     return MODELS
 
 
+@pytest.fixture(scope="session")
+def shipped_reader():
+    """The reader over the shipped models (loaded once for the run), or skip."""
+    from vision.reader import MODELS_DIR, CardReader
+
+    missing = [n for n in ("cards.onnx", "cards_cls.onnx") if not (MODELS_DIR / n).is_file()]
+    if missing:
+        pytest.skip(f"needs the trained reader models; missing {', '.join(missing)} in {MODELS_DIR}")
+    return CardReader(MODELS_DIR)
+
+
 # Decks for the generator's tests (need the Debian card decks and rsvg-convert)
 TEST_TRAIN_DECK, TEST_VAL_DECK = "simplistic", "kde_standard"
 

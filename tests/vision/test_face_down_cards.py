@@ -12,17 +12,13 @@ import numpy as np
 import pytest
 
 from conftest import REPO, TEST_TRAIN_DECK, TEST_VAL_DECK, needs_decks
-from vision.reader import MODELS_DIR, CardReader
 
 FELT = (40, 105, 45)
 
 
 @pytest.fixture(scope="module")
-def reader() -> CardReader:
-    missing = [n for n in ("cards.onnx", "cards_cls.onnx") if not (MODELS_DIR / n).is_file()]
-    if missing:
-        pytest.skip(f"needs the trained reader models; missing {', '.join(missing)} in {MODELS_DIR}")
-    return CardReader(MODELS_DIR)
+def reader(shipped_reader):
+    return shipped_reader
 
 
 def lay(table: np.ndarray, card: np.ndarray, centre: tuple[float, float], angle: float) -> None:
