@@ -21,8 +21,8 @@ ROTATION_CHECK_BELOW = 0.9
 # the answers averaged. Off in the reader (it cost real recall on small, soft indices); a knob for candidates
 # (`vision evaluate --scale-vote`).
 SCALE_VOTE: tuple[float, ...] = ()
-# ...and then only for boxes at least this long (pixels of the image cut from): small indices have too few pixels for
-# a rescaled crop to add anything but blur (`vision evaluate --scale-vote-min-px`).
+# ...and then only for boxes at least this long in the photo's own pixels (a closer look's enlargement taken out): small
+# indices have too few pixels for a rescaled crop to add anything but blur (`vision evaluate --scale-vote-min-px`).
 SCALE_VOTE_MIN_PX = 0.0
 
 
