@@ -21,8 +21,9 @@ ROTATION_CHECK_BELOW = 0.9
 # the answers averaged. Off in the reader (it cost real recall on small, soft indices); a knob for candidates
 # (`vision evaluate --scale-vote`).
 SCALE_VOTE: tuple[float, ...] = ()
-# ...and then only for boxes at least this long in the photo's own pixels (a closer look's enlargement taken out): small
-# indices have too few pixels for a rescaled crop to add anything but blur (`vision evaluate --scale-vote-min-px`).
+# ...and then only for boxes at least this long, in pixels of the picture classified (`vision evaluate
+# --scale-vote-min-px`): small indices have too few pixels for a rescaled crop to add anything but blur. A closer
+# look's picture is enlarged, so its small boxes count as large (session 45: no form of the vote kept).
 SCALE_VOTE_MIN_PX = 0.0
 
 
@@ -64,23 +65,24 @@ class IndexClassifier:
             raise ModelError(f"classifier {model_path.name} was trained with another class order than vision.crops")
 
     def probabilities(self, image: np.ndarray, boxes: np.ndarray,
-                      rotation_vote_below: float = ROTATION_VOTE_BELOW, enlargement: float = 1.0) -> np.ndarray:
+                      rotation_vote_below: float = ROTATION_VOTE_BELOW) -> np.ndarray:
         """Class probabilities (N, 53) for index boxes (N,4, pixels of `image`).
 
         Unsure crops (top probability < rotation_vote_below) get the mean over four quarter turns, and those still
-        unsure and at least `self.scale_vote_min_px` long in the photo's own pixels (`image` is the photo enlarged
-        `enlargement` times: a closer look's picture) the mean over their box and the box scaled by each of
+        unsure and at least `self.scale_vote_min_px` long the mean over their box and the box scaled by each of
         `self.scale_vote` (each with its own turns); crops up to `self.rotation_check_below` take the turns' mean only
         where it names another class; rotation_vote_below 0 turns all three off.
         """
         probs = self._turned_vote(image, boxes, rotation_vote_below)
+        if not self.scale_vote:
+            return probs
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-        long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) / enlargement
+        long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
         unsure = np.flatnonzero((probs.max(axis=1) < rotation_vote_below) & (long_sides >= self.scale_vote_min_px))
-        if len(unsure) and self.scale_vote:
-            unsure_boxes = boxes[unsure]
-            votes = probs[unsure] + sum(self._turned_vote(image, scaled_boxes(unsure_boxes, factor), rotation_vote_below)
-                                        for factor in self.scale_vote)
+        if len(unsure):
+            votes = probs[unsure] + sum(
+                self._turned_vote(image, scaled_boxes(boxes[unsure], factor), rotation_vote_below)
+                for factor in self.scale_vote)
             probs[unsure] = votes / (1 + len(self.scale_vote))
         return probs
 

@@ -138,11 +138,10 @@ class IndexLooks:
             return fused
         return readings
 
-    def zoomed(self, image: np.ndarray, readings: list[IndexReading], timings: dict[str, float],
-               enlargement: float = 1.0) -> tuple[list[IndexReading], int, float]:
+    def zoomed(self, image: np.ndarray, readings: list[IndexReading],
+                        timings: dict[str, float]) -> tuple[list[IndexReading], int, float]:
         """Readings of a second look at the region around `readings`, enlarged (vision.zoom), the detector
-        input size used for it and its scale (detector pixels per image pixel); `image` is the photo already
-        enlarged `enlargement` times (a stretched region)."""
+        input size used for it and its scale (detector pixels per image pixel)."""
         # the region follows the surely named indices, not stray marks (text, art) elsewhere in the photo
         readings = [r for r in readings if r.probability >= ZOOM_REGION_MIN_PROBABILITY] or readings
         boxes = np.array([r.box for r in readings], np.float64)
@@ -150,20 +149,17 @@ class IndexLooks:
         region = layout_region(boxes, index_size, image.shape)
         picture, factor, input_side = zoomed_region(image, region, index_size,
                                                     (self.detection_sizes[0], LARGER_DETECTION_SIZE))
-        found = self.at(picture, input_side, timings, enlargement * factor)
-        return (readings_out_of(found, region[:2], (factor, factor)),
+        return (readings_out_of(self.at(picture, input_side, timings), region[:2], (factor, factor)),
                 input_side, input_side / max(region[2] - region[0], region[3] - region[1]))
 
-    def at(self, image: np.ndarray, size: int, timings: dict[str, float], enlargement: float = 1.0
-           ) -> list[IndexReading]:
-        """Detect at one input size, classify the crops, drop `none` and faint boxes not named plainly; `image` is
-        the photo enlarged `enlargement` times (a closer look's picture), which the classifier's scale vote needs."""
+    def at(self, image: np.ndarray, size: int, timings: dict[str, float]) -> list[IndexReading]:
+        """Detect at one input size, classify the crops, drop `none` and faint boxes not named plainly."""
         start = time.perf_counter()
         boxes, scores = self.detector.detect(image, size, score_threshold=self.faint_box_score)
         keep = ((boxes[:, 2] - boxes[:, 0]) >= MIN_BOX_SIDE) & ((boxes[:, 3] - boxes[:, 1]) >= MIN_BOX_SIDE)
         boxes, scores = boxes[keep], scores[keep]
         middle = time.perf_counter()
-        probs = self.classifier.probabilities(image, boxes, enlargement=enlargement)
+        probs = self.classifier.probabilities(image, boxes)
         timings["detect"] += (middle - start) * 1000
         timings["classify"] += (time.perf_counter() - middle) * 1000
         readings = []

@@ -186,8 +186,7 @@ class CardReader:
         region = stretched_vertically(image[y1:y2, x1:x2])
         factor = region.shape[0] / (y2 - y1)
         timings = {"detect": 0.0, "classify": 0.0}
-        found, size, _ = self.looks.zoomed(region, readings_into(readings, (x1, y1), (1.0, factor)), timings,
-                                           enlargement=factor)
+        found, size, _ = self.looks.zoomed(region, readings_into(readings, (x1, y1), (1.0, factor)), timings)
         fused = fuse_sizes([readings, readings_out_of(found, (x1, y1), (1.0, factor))])
         return self._result_of(fused, image.shape, reduction, loose=loose, timings=timings, size=size)
 

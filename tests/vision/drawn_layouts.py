@@ -44,7 +44,7 @@ class ColourClassifier:
     def __init__(self, probability=0.97):
         self.probability = probability
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
         for row, box in enumerate(boxes):
             b, g, r = (int(v) for v in index_crop(image, box)[24, 24])

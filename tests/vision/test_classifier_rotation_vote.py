@@ -114,16 +114,6 @@ def test_the_scale_vote_leaves_boxes_under_its_minimum_length_as_the_turns_left_
     assert abs(probs[0, 5] - 1 / 3) < 1e-3 and session.batch_sizes == [1, 3, 1, 1]
 
 
-def test_the_scale_vote_counts_a_box_in_the_photos_own_pixels_when_the_picture_was_enlarged():
-    image, boxes = white_square()  # a 100 px box in a picture enlarged 2.5 times: 40 px of the photo
-    session = WhiteShareSession()
-    make_classifier(session, scale_vote=(0.85, 1.2), scale_vote_min_px=48).probabilities(image, boxes, enlargement=2.5)
-    assert session.batch_sizes == [1, 3]
-    session = WhiteShareSession()
-    make_classifier(session, scale_vote=(0.85, 1.2), scale_vote_min_px=40).probabilities(image, boxes, enlargement=2.5)
-    assert session.batch_sizes == [1, 3, 1, 1]
-
-
 def test_the_reader_has_no_scale_vote_by_default():
     image, boxes = white_square()
     session = WhiteShareSession()

@@ -126,7 +126,7 @@ def test_the_command_refuses_unknown_decks_kinds_tilts_and_a_blur_share_outside_
 class StandInClassifier:
     """Names a crop by its mean grey: dark -> KH at 0.9, mid -> 2C at 0.5, light -> none at 0.95."""
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         assert np.allclose(index_crop(image, boxes[0]), image, atol=1)  # the box gives back the crop itself
         prob = np.zeros((1, len(CLASS_NAMES)), np.float32)
         grey = image.mean()

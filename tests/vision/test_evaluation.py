@@ -482,7 +482,7 @@ class OneCardMisnamed(ColourClassifier):
         super().__init__()
         self.code = code
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = super().probabilities(image, boxes)
         wrong = CLASS_NAMES.index(self.code)
         out[out[:, wrong] == out.max(axis=1), (wrong + 1) % len(CARD_CODES)] = 1.0
@@ -625,7 +625,7 @@ def test_a_card_named_wrongly_with_its_code_as_the_second_choice_counts_only_in_
     named_code = next(code for code in CARD_CODES if code not in {c for row in rows for c in row})
 
     class SecondChoiceIsRight(ColourClassifier):
-        def probabilities(self, image, boxes, enlargement=1.0):
+        def probabilities(self, image, boxes):
             out = super().probabilities(image, boxes)
             wrong = out.argmax(axis=1) == CLASS_NAMES.index(true_code)
             out[wrong] = 0.0

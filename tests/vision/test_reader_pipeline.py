@@ -98,7 +98,7 @@ class PartsAtLargeSizes:
 
 
 class ProbabilityBySize:
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
         if len(boxes) == 2:
             out[:, CLASS_NAMES.index("QH")], out[:, -1] = 0.9, 0.1
@@ -125,31 +125,6 @@ def test_layout_far_from_the_camera_is_read_again_closer(reader):
     assert [card["row"] for card in read.to_dict()["cards"]] == ["front"] * 3 + ["middle"] * 5 + ["back"] * 5
 
 
-class EnlargementsRecorded(ColourClassifier):
-    """Names like ColourClassifier and records how many times each picture it was shown enlarges the photo."""
-
-    def __init__(self):
-        super().__init__()
-        self.enlargements = []
-
-    def probabilities(self, image, boxes, enlargement=1.0):
-        self.enlargements.append(enlargement)
-        return super().probabilities(image, boxes)
-
-
-def test_the_classifier_is_told_how_much_a_closer_look_enlarged_the_photo():
-    rows = deal(13)
-    # a small photo (a webcam's) of a far layout: its region is enlarged for the closer look (a 2000 px photo's
-    # region is cut at its own pixels)
-    image, _ = render(rows, size=(800, 600), scale=0.2, centre=(400, 300))
-    classifier = EnlargementsRecorded()
-    read = CardReader(detector=MarkerDetector(), classifier=classifier).read(jpeg(image))
-    assert read.to_dict()["rows"] == as_rows(rows)
-    assert classifier.enlargements[0] == 1.0  # the first look: the photo itself
-    enlarged = [e for e in classifier.enlargements if e > 1.0]
-    assert len(enlarged) == 1 and 1.5 < enlarged[0] < 3.0
-
-
 class StrayMarksInTheWholePhoto(MarkerDetector):
     """Also fires on eight blank spots when shown the whole photo (as a detector that finds more small marks at the
     first look does), and records every look."""
@@ -170,7 +145,7 @@ class StrayMarksInTheWholePhoto(MarkerDetector):
 class UnsureOfBlankSpots(ColourClassifier):
     """Names the drawn markers surely and a blank spot 2C at 0.45 (not sure, but not `none`)."""
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = super().probabilities(image, boxes)
         blank = out[:, -1] == self.probability
         out[blank] = 0.55 / (len(CLASS_NAMES) - 1)
@@ -226,7 +201,7 @@ def test_nothing_found_tries_the_larger_size():
             return np.array([[100, 100, 160, 180]], np.float32), np.array([0.9], np.float32)
 
     class SaysQH:
-        def probabilities(self, image, boxes, enlargement=1.0):
+        def probabilities(self, image, boxes):
             out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
             out[:, CLASS_NAMES.index("QH")] = 1.0
             return out
@@ -254,7 +229,7 @@ def test_a_faint_box_is_kept_only_where_the_classifier_names_it_plainly(probabil
             return boxes[keep], scores[keep]
 
     class NamesBySide:
-        def probabilities(self, image, boxes, enlargement=1.0):
+        def probabilities(self, image, boxes):
             out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
             for row, box in enumerate(boxes):
                 code, p = ("QH", 1.0) if box[0] < 300 else ("KS", probability)
@@ -341,7 +316,7 @@ class LooseBoxesOnTheRightBelowTheLargerSize(BlindToTheRightBelowTheLargerSize):
 
 
 class UnsureOfBigBoxes(ColourClassifier):
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = super().probabilities(image, boxes)
         big = (boxes[:, 3] - boxes[:, 1]) > 1.5 * MARKER_HEIGHT_PX
         out[big] = np.where(out[big] == out[big].max(axis=1, keepdims=True), 0.2, 0.8 / (out.shape[1] - 1))
@@ -431,7 +406,7 @@ class SomeUnsure(ColourClassifier):
         super().__init__()
         self.corner_probability = corner_probability
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = super().probabilities(image, boxes)
         for row in out:
             code = CLASS_NAMES[int(row.argmax())]
@@ -507,7 +482,7 @@ def test_a_hand_of_14_naming_a_card_twice_leaves_out_the_less_sure_one(reader):
 
 
 class SureThenFaint:
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
         out[0, CLASS_NAMES.index("TS")], out[0, -1] = 0.95, 0.05
         out[1:, CLASS_NAMES.index("TS")], out[1:, CLASS_NAMES.index("TD")], out[1:, -1] = 0.4, 0.35, 0.25
@@ -538,7 +513,7 @@ class IndicesAtTheEdge:
 class NamedByPlace:
     """Names each of IndicesAtTheEdge's boxes surely (0.95) by where it lies."""
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
         for row, box in zip(out, boxes):
             code = next(c for c, known in IndicesAtTheEdge.BOXES.items() if any(np.allclose(box, k) for k in known))
@@ -611,7 +586,7 @@ def test_a_photo_blurred_past_reading_says_so_though_no_mark_is_named_surely():
 class SureWhenSharp(ColourClassifier):
     """Names a marker surely only when its crop is sharp (a stand-in for a classifier that misses blurred indices)."""
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = super().probabilities(image, boxes)
         for row, box in enumerate(boxes):
             label = int(np.argmax(out[row]))
@@ -628,7 +603,7 @@ class MisnamesOneCardWhenBlurred(ColourClassifier):
         super().__init__()
         self.card, self.read_as = CLASS_NAMES.index(card), CLASS_NAMES.index(read_as)
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = super().probabilities(image, boxes)
         for row, box in enumerate(boxes):
             if np.argmax(out[row]) == self.card and (crop_sharpness(index_crop(image, box)) or 0.0) < BLURRED_BELOW:
@@ -732,7 +707,7 @@ class UnsureOfFlatMarks(ColourClassifier):
     """Names a marker surely only when its box is at least 1.6 times as tall as wide (the marker drawn is 2.15): a
     stand-in for models that misread indices a steep view has squeezed."""
 
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         out = super().probabilities(image, boxes)
         for row, box in enumerate(boxes):
             if (box[3] - box[1]) < 1.6 * (box[2] - box[0]):
@@ -843,7 +818,7 @@ def test_a_reading_keeps_the_classifiers_other_likely_codes_likeliest_first_with
             return np.array([[100, 100, 160, 180]], np.float32), np.array([0.9], np.float32)
 
     class DoubtsQH:
-        def probabilities(self, image, boxes, enlargement=1.0):
+        def probabilities(self, image, boxes):
             out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
             for code, p in (("QH", 0.8), ("QD", 0.05), ("KH", 0.15), ("JH", 0.5 * floor)):
                 out[:, CLASS_NAMES.index(code)] = p

@@ -55,7 +55,7 @@ class _FindsNothing:
 
 
 class _NamesNothing:
-    def probabilities(self, image, boxes, enlargement=1.0):
+    def probabilities(self, image, boxes):
         return np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
 
 

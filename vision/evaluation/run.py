@@ -76,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="unsure crops also classified from boxes scaled by these factors, averaged "
                              "(comma list, e.g. 0.85,1.2; empty: off, the reader's rule)")
     parser.add_argument("--scale-vote-min-px", type=float, default=SCALE_VOTE_MIN_PX,
-                        help="...only boxes at least this long, in the photo's own pixels")
+                        help="...only boxes at least this long, in pixels of the picture classified")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
 
