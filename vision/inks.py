@@ -17,7 +17,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from vision.quantiles import sorted_percentile
+from vision.quantiles import median_colour, sorted_percentile
 from vision.threads import WORKER_THREADS, workers
 
 # Each constant's measurements are in docs/reader-decisions.md, "four-colour decks".
@@ -89,7 +89,7 @@ def _balanced_lab_of_bytes(pixels: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(wide, cv2.COLOR_BGR2Lab).reshape(-1, 3)[:len(pixels)]
 
 
-def _window(box: Iterable[float], shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+def box_middle(box: Iterable[float], shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
     """The middle of an index box (BOX_INSET off each side) in whole pixels inside the image, or None if under 3 px."""
     x1, y1, x2, y2 = (float(v) for v in box)
     dx, dy = BOX_INSET * (x2 - x1), BOX_INSET * (y2 - y1)
@@ -105,7 +105,7 @@ def _inks_and_papers(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> lis
     pixels are converted to Lab in one call and their percentiles and medians taken from sorted values: NumPy's
     percentile and median cost ~0.2 ms a call in overhead, most of a survey's ~10-17 ms (session 44: ~4-5 ms now;
     the same numbers, tests check them against NumPy's)."""
-    windows = [_window(box, image.shape) for box in boxes]
+    windows = [box_middle(box, image.shape) for box in boxes]
     pieces = [image[y1:y2, x1:x2].reshape(-1, 3) for x1, y1, x2, y2 in filter(None, windows)]
     if not pieces:
         return [None] * len(windows)
@@ -119,8 +119,8 @@ def _inks_and_papers(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> lis
             continue
         dark = sorted_percentile(np.sort(lightness), INK_SHARE)
         light = sorted_percentile(np.sort(lightness[greyish]), 100 - INK_SHARE)
-        ink = _median_colour(pixels[lightness <= dark])
-        found.append((ink, _median_colour(pixels[greyish & (lightness >= light)])))
+        ink = median_colour(pixels[lightness <= dark])
+        found.append((ink, median_colour(pixels[greyish & (lightness >= light)])))
     # the glyph's contrast against its own paper, balanced: a dim photo's ink lies as far below its paper as a bright
     # photo's does
     measured = [pair for pair in found if pair is not None]
@@ -130,13 +130,6 @@ def _inks_and_papers(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> lis
         found = [None if pair is None or next(contrast) < MIN_INK_CONTRAST else pair for pair in found]
     measures = iter(found)
     return [None if window is None else next(measures) for window in windows]
-
-
-def _median_colour(pixels: np.ndarray) -> np.ndarray:
-    """np.median(pixels, axis=0) of 8-bit BGR pixels (N x 3, N > 0), float64."""
-    ordered = np.sort(pixels, axis=0).astype(np.float64)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def survey_inks(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> tuple[list[str | None], np.ndarray | None]:

@@ -19,3 +19,10 @@ def sorted_percentile(ascending: np.ndarray, percent: float, *, scalar_q: bool =
     a, b = ascending[below], ascending[below + 1]
     difference = b - a
     return b - difference * (1 - gamma) if gamma >= 0.5 else a + difference * gamma
+
+
+def median_colour(pixels: np.ndarray) -> np.ndarray:
+    """np.median(pixels, axis=0) of 8-bit BGR pixels (N x 3, N > 0), float64."""
+    ordered = np.sort(pixels, axis=0).astype(np.float64)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2

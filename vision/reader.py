@@ -1,9 +1,10 @@
 """The card reader: photo bytes → cards (code, confidence, box) in front/middle/back rows, with warnings.
 
 The read's course: decode (vision.decode), look for indices (vision.looks), turn the readings into cards, rows and
-warnings (vision.results); a four-colour deck's photo is read again turned two-colour (vision.inks), a photo called
-blurred again restored (vision.deblur, vision.motion) and a hand read short again stretched (vision.unsqueeze), each
-second read kept when it names more cards surely (the four-colour one: as many, with its inks agreeing)."""
+warnings (vision.results); a photo under a strongly coloured light is read again balanced to its paper (vision.casts),
+a four-colour deck's photo again turned two-colour (vision.inks), a photo called blurred again restored (vision.deblur,
+vision.motion) and a hand read short again stretched (vision.unsqueeze), each second read kept when it names more
+cards surely (the balanced one: as many marks; the four-colour one: as many cards, with its inks agreeing)."""
 from __future__ import annotations
 
 import os
@@ -15,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards import EXPECTED_CARDS, IndexReading, readings_into, readings_out_of
+from vision.casts import balanced_to_paper, paper_colour, shows_cast
 from vision.classifier import SCALE_VOTE, SCALE_VOTE_MIN_PX, IndexClassifier
 from vision.deblur import restored
 from vision.decode import check_limits, decode_photo
@@ -24,8 +26,8 @@ from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_M
                           IndexLooks)
 from vision.messages import BLURRED_WARNING
 from vision.motion import MotionLine, motion_line
-from vision.results import (FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, SHARPENED_READ, STRETCHED_READ, TWO_COLOUR_READ,
-                            ReadResult, result_of)
+from vision.results import (BALANCED_READ, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, SHARPENED_READ, STRETCHED_READ,
+                            TWO_COLOUR_READ, ReadResult, result_of)
 from vision.scales import fuse_sizes
 from vision.sharpness import BLURRED_BELOW, index_sharpness
 from vision.unsqueeze import stretched_vertically
@@ -51,6 +53,9 @@ LOOSE_STRETCH_MIN_ADDED = 0.9
 # A photo whose indices show a four-colour deck's blue or green ink is read again turned two-colour (vision.inks)
 # [four-colour decks].
 READ_FOUR_COLOURS = True
+# A photo whose cards' paper shows a strong colour cast (a red or deep blue lamp) is read again white-balanced to the
+# paper (vision.casts) [coloured light].
+BALANCE_CASTS = True
 
 
 class CardReader:
@@ -64,6 +69,7 @@ class CardReader:
                  scale_vote: tuple[float, ...] = SCALE_VOTE, scale_vote_min_px: float = SCALE_VOTE_MIN_PX,
                  sharpen_blurred: bool = SHARPEN_BLURRED,
                  unsqueeze_short_reads: bool = UNSQUEEZE_SHORT_READS, read_four_colours: bool = READ_FOUR_COLOURS,
+                 balance_casts: bool = BALANCE_CASTS,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
         """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
         self.looks = IndexLooks(
@@ -77,6 +83,7 @@ class CardReader:
         self.sharpen_blurred = sharpen_blurred
         self.unsqueeze_short_reads = unsqueeze_short_reads
         self.read_four_colours = read_four_colours
+        self.balance_casts = balance_casts
 
     @property
     def detector(self) -> IndexDetector:
@@ -112,6 +119,8 @@ class CardReader:
         restore_follows = line is not None and self.sharpen_blurred
         image = photo.image
         result = self._read_image(image, reduction, loose, timings, second_look=not restore_follows)
+        if self.balance_casts:
+            result, image = self._balanced_read(result, image, reduction, loose, timings, restore_follows)
         if self.read_four_colours:
             result, image = self._two_colour_read(result, image, reduction, loose, timings, restore_follows)
         start = time.perf_counter()
@@ -128,6 +137,25 @@ class CardReader:
         if blurred:  # measured on the photo as taken: a sharpened read of it is no reason to stop advising a retake
             result.warnings.append(blurred)
         return result
+
+    def _balanced_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
+                       timings: dict[str, float], restore_follows: bool) -> tuple[ReadResult, np.ndarray]:
+        """The read and the picture the later reads start from: when the paper at the indices found shows a strong
+        colour cast (vision.casts), the photo balanced to it and read again, kept unless fewer of its marks are named
+        surely. Marks, not cards: under the cast the first read names red indices black just as surely, and one
+        card's two corners named two codes count as two cards where the balanced read merges them into one."""
+        paper = paper_colour(image, [r.box for r in result.readings if r.probability >= SHARPNESS_MIN_PROBABILITY])
+        if not shows_cast(paper):
+            return result, image
+        start = time.perf_counter()
+        balanced = balanced_to_paper(image, paper)
+        second = self._read_image(balanced, reduction, loose, {}, second_look=not restore_follows)
+        timings[BALANCED_READ] = (time.perf_counter() - start) * 1000
+        if self._sure_marks(second) < self._sure_marks(result):
+            return result, image
+        second.timings_ms = result.timings_ms
+        second.kept_reads = [*result.kept_reads, BALANCED_READ]
+        return second, balanced
 
     def _two_colour_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
                          timings: dict[str, float], restore_follows: bool) -> tuple[ReadResult, np.ndarray]:
@@ -195,6 +223,10 @@ class CardReader:
         """Whether every card `second` names that `first` does not is named at least LOOSE_STRETCH_MIN_ADDED."""
         named = {card.code for card in first.cards}
         return all(card.confidence >= LOOSE_STRETCH_MIN_ADDED for card in second.cards if card.code not in named)
+
+    def _sure_marks(self, result: ReadResult) -> int:
+        """How many index marks the read names at least as surely as the unsure threshold."""
+        return sum(r.probability >= self.min_card_confidence for r in result.readings)
 
     def _is_short(self, result: ReadResult, loose: bool) -> bool:
         """Whether a hand's read may have missed cards (fewer than 13 named surely); loose cards have no count."""

@@ -25,8 +25,9 @@ EDGE_MARGIN_PX = 1.0
 # rather than left with holes to type in [unsure].
 FILL_MIN_CONFIDENCE = 0.3
 # The reads a photo may be given after its first one (vision.reader), in their order
-TWO_COLOUR_READ, SHARPENED_READ, STRETCHED_READ = "two-colour read", "sharpened read", "stretched read"
-SECOND_READS = (TWO_COLOUR_READ, SHARPENED_READ, STRETCHED_READ)
+BALANCED_READ, TWO_COLOUR_READ = "balanced read", "two-colour read"
+SHARPENED_READ, STRETCHED_READ = "sharpened read", "stretched read"
+SECOND_READS = (BALANCED_READ, TWO_COLOUR_READ, SHARPENED_READ, STRETCHED_READ)
 
 
 @dataclass

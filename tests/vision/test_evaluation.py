@@ -14,8 +14,8 @@ from vision.crops import CARD_CODES, CLASS_NAMES
 from vision.evaluation import datasets
 from vision.evaluation.views import STEEP_VIEWS, steep_view, steep_view_homography, steep_view_with_boxes
 from vision.evaluation import run as run_module
-from vision.evaluation.evaluators import (NO_WARNING, evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
-                                          evaluate_singles, index_size_bin)
+from vision.evaluation.evaluators import (NO_WARNING, SILENTLY_NAMED_WRONG, evaluate_detector_tiles, evaluate_rank_boxes,
+                                          evaluate_scenes, evaluate_singles, index_size_bin)
 from vision.reader import CardReader
 
 from conftest import REPO
@@ -158,7 +158,9 @@ def test_singles_top1(tmp_path, reader):
     result = evaluate_singles(reader, photos, "drawn singles")
     assert result.numbers["top-1"] == pytest.approx(3 / 4)
     assert result.confusion[("KS", "AS")] == 1
-    assert result.failures == ["AS.jpg: KS read as AS"]
+    # a card named (another code) without any warning is what costs money: marked and counted
+    assert result.failures == ["AS.jpg: KS read as AS (no warning)"]
+    assert result.numbers[SILENTLY_NAMED_WRONG] == pytest.approx(1 / 4)
 
 
 def test_singles_read_in_each_view(tmp_path, reader):

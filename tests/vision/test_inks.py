@@ -177,17 +177,6 @@ def test_the_view_shared_among_worker_threads_is_one_pass_over_every_pixel(seed)
     assert (view != image).any() and np.array_equal(view, in_one_pass)
 
 
-@pytest.mark.parametrize("size", [3, 4, 5, 10, 11, 37, 400, 1601])
-def test_the_surveys_median_is_numpys(size):
-    """vision.inks computes it without NumPy's per-call overhead; the colours must be the same."""
-    from vision.inks import _median_colour
-
-    rng = np.random.default_rng(size)
-    for _ in range(60):
-        pixels = rng.integers(0, 256, (size, 3), dtype=np.uint8)
-        assert np.array_equal(_median_colour(pixels), np.median(pixels, axis=0))
-
-
 def _ink_and_paper_with_numpy(image, box):
     """Session 43's per-box measure: NumPy's percentile and median on each box's own Lab conversion."""
     from vision.inks import BOX_INSET, INK_SHARE, MIN_INK_CONTRAST, PAPER_MAX_CHROMA, _balanced, _lab

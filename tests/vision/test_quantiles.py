@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.quantiles import sorted_percentile
+from vision.quantiles import median_colour, sorted_percentile
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 10, 11, 37, 400, 1601, 2304])
@@ -29,3 +29,12 @@ def test_a_number_between_two_values_differs_from_both():
     ascending = np.array([0.0, 10.0], np.float32)
     assert sorted_percentile(ascending, 20) == pytest.approx(2.0)
     assert sorted_percentile(ascending, 80) == pytest.approx(8.0)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 10, 11, 37, 400, 1601])
+def test_the_median_colour_is_numpys(size):
+    """The ink survey and the paper's cast use it without NumPy's per-call overhead; the colours must be the same."""
+    rng = np.random.default_rng(size)
+    for _ in range(60):
+        pixels = rng.integers(0, 256, (size, 3), dtype=np.uint8)
+        assert np.array_equal(median_colour(pixels), np.median(pixels, axis=0))

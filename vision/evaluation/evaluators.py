@@ -32,6 +32,7 @@ MULTI_LABEL_MAP50_95 = "52-class index mAP50-95 (whole reader, each box's other 
 # Wrong reads the player is not told to check: the costly kind at a table with money on the line
 SILENTLY_WRONG_PHOTOS = "photos read wrong without any warning"
 SILENTLY_WRONG_LAYOUTS = "layouts read wrong without any warning"
+SILENTLY_NAMED_WRONG = "photos whose card is named wrong without any warning"  # singles
 NO_WARNING = "(no warning)"  # ends a failure line read wrong without any warning; the report lists them all
 # Missed cards are counted by the short side of their largest visible index (photo pixels): what bounds recall
 # (indices too small for the detector, or ordinary ones in fans) decides what to train next.
@@ -113,17 +114,22 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
     correct = correct_as_labelled = 0
     photo_views = [(path, truth, view, load) for path, truth in photos
                    for view, load in (views or (("", lambda p: p.read_bytes()),))]
+    per_view: dict[str, Counter] = {}
     for path, truth, view, load in photo_views:
         result.photos += 1
         try:
             read = reader.read(load(path), loose=True)
         except ImageError:
             result.unreadable += 1
-            cards = []
+            cards, warned = [], True  # the reader's error is itself the warning
         else:
-            cards = read.cards
+            cards, warned = read.cards, bool(read.warnings)
             result.count_second_reads(read)
         guess = max(cards, key=lambda c: c.confidence).code if cards else NO_CARD
+        tally = per_view.setdefault(view, Counter())
+        tally["photos"] += 1
+        tally["right"] += guess == truth
+        tally["named wrong, no warning"] += guess not in (truth, NO_CARD) and not warned
         result.confusion[(truth, guess)] += 1
         result.actual[truth] += 1
         if guess != NO_CARD:
@@ -132,7 +138,8 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
             correct += 1
             result.true_positive[truth] += 1
         else:
-            result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {truth} read as {guess}")
+            result.failures.append(f"{path.name}{f' ({view})' if view else ''}: {truth} read as {guess}"
+                                   + _unwarned_mark(warned))
         if guess == labelled.get(path, truth):
             correct_as_labelled += 1
         elif path in labelled:
@@ -145,6 +152,12 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
             correct_as_labelled / max(result.photos, 1))
     result.numbers["no card found"] = sum(
         n for (_, guess), n in result.confusion.items() if guess == NO_CARD) / max(result.photos, 1)
+    result.numbers[SILENTLY_NAMED_WRONG] = (sum(t["named wrong, no warning"] for t in per_view.values())
+                                            / max(result.photos, 1))
+    if views:
+        for view, tally in per_view.items():
+            result.numbers[f"top-1, {view}"] = tally["right"] / max(tally["photos"], 1)
+            result.numbers[f"{SILENTLY_NAMED_WRONG}, {view}"] = tally["named wrong, no warning"] / max(tally["photos"], 1)
     result.add_second_read_numbers()
     return result
 

@@ -20,15 +20,17 @@ from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_LABELS, NO_
                                           evaluate_singles)
 from vision.evaluation.index_outcomes import MATCH_IOU, OUTCOMES
 from vision.evaluation.metrics import worst_confusions
-from vision.evaluation.views import (BLUR_VIEWS, FLAT_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS, blurred_view_bytes,
-                                    blurred_view_with_boxes, lit_view_with_boxes, moved_photo_bytes, steep_view_bytes,
+from vision.evaluation.views import (BLUR_VIEWS, COLOURED_LIGHTS, FLAT_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS,
+                                    blurred_view_bytes, blurred_view_with_boxes, coloured_view_bytes,
+                                    coloured_view_with_boxes, lit_view_with_boxes, moved_photo_bytes, steep_view_bytes,
                                     steep_view_with_boxes)
 from vision.looks import DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE
 from vision.reader import MODELS_DIR, CardReader
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 
 ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "four-colour", "tiles", "phone", "phone-steep",
-            "phone-blur", "webcam", "edje", "edje-steep", "edje-flat", "edje-blur", "edje-light")
+            "phone-blur", "phone-coloured", "webcam", "webcam-coloured", "edje", "edje-steep", "edje-flat", "edje-blur",
+            "edje-light", "edje-coloured")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -77,6 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(comma list, e.g. 0.85,1.2; empty: off, the reader's rule)")
     parser.add_argument("--scale-vote-min-px", type=float, default=SCALE_VOTE_MIN_PX,
                         help="...only boxes at least this long, in pixels of the picture classified")
+    parser.add_argument("--no-balanced-read", action="store_true",
+                        help="no second read balanced to the paper under a strongly coloured light (vision.casts)")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
 
@@ -177,7 +181,7 @@ def make_reader(args: argparse.Namespace) -> CardReader:
         s for s in DETECTION_SIZES if s < args.detection_size), score_threshold=args.detector_score_threshold,
         faint_box_score=args.faint_box_score, faint_box_min_probability=args.faint_box_min_probability,
         min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence,
-        scale_vote=args.scale_vote, scale_vote_min_px=args.scale_vote_min_px)
+        scale_vote=args.scale_vote, scale_vote_min_px=args.scale_vote_min_px, balance_casts=not args.no_balanced_read)
 
 
 def run_evaluation(args: argparse.Namespace) -> int:
@@ -247,16 +251,22 @@ def run_evaluation(args: argparse.Namespace) -> int:
                 labelled = {dev / name: codes[0] for name, codes in labels.items()
                             if dev / name in chosen and datasets.corrected_code(name, codes[0]) != codes[0]}
                 results.append((evaluate_singles(reader, photos, title, labelled), CARD_CODES + [NO_CARD]))
-        phone_views = (("phone-steep", "steep", _steep_views(steep_view_bytes)),
-                       ("phone-blur", "blurred", _blurred_views(blurred_view_bytes)))
-        for key, kind, views in phone_views:
+        coloured_views = tuple((light, partial(coloured_view_bytes, light=light)) for light, _ in COLOURED_LIGHTS)
+        single_views = (
+            ("phone-steep", "phone-singles", "real phone-singles in steep views", _steep_views(steep_view_bytes)),
+            ("phone-blur", "phone-singles", "real phone-singles in blurred views", _blurred_views(blurred_view_bytes)),
+            ("phone-coloured", "phone-singles", "real phone-singles in coloured light", coloured_views),
+            ("webcam-coloured", "webcam-singles", "real webcam-singles held out of training in coloured light",
+             coloured_views))
+        for key, folder, title, views in single_views:
             if key in wanted:
+                keep = datasets.is_heldout_webcam if folder == "webcam-singles" else (lambda name: True)
                 photos = sorted((dev / name, datasets.corrected_code(name, codes[0]))
-                                for name, codes in labels.items() if name.startswith("phone-singles"))
+                                for name, codes in labels.items() if name.startswith(folder) and keep(name))
                 results.append((evaluate_singles(reader, datasets.subsample(photos, args.limit),
-                                                 f"real phone-singles in {kind} views (top-1; labels corrected)",
-                                                 views=views), CARD_CODES + [NO_CARD]))
-        if wanted & {"edje", "edje-steep", "edje-flat", "edje-blur", "edje-light"}:
+                                                 f"{title} (top-1; labels corrected)", views=views),
+                                CARD_CODES + [NO_CARD]))
+        if wanted & {"edje", "edje-steep", "edje-flat", "edje-blur", "edje-light", "edje-coloured"}:
             photos = datasets.subsample(sorted((dev / name, boxes) for name, boxes in datasets.edje_labels(dev).items()),
                                         args.limit)
             if "edje" in wanted:
@@ -274,6 +284,10 @@ def run_evaluation(args: argparse.Namespace) -> int:
             if "edje-light" in wanted:
                 views = tuple((light, partial(lit_view_with_boxes, light=light)) for light in LIGHT_VIEWS)
                 results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in other light (rank only)",
+                                                    views=views), EDJE_RANKS))
+            if "edje-coloured" in wanted:
+                views = tuple((light, partial(coloured_view_with_boxes, light=light)) for light, _ in COLOURED_LIGHTS)
+                results.append((evaluate_rank_boxes(reader, photos, "real edje-multi in coloured light (rank only)",
                                                     views=views), EDJE_RANKS))
 
     _write_report(out, models, args, results, skipped, time.perf_counter() - started)
@@ -300,7 +314,7 @@ def _write_report(out: Path, models: Path, args, results, skipped, seconds: floa
              f"(kept from {args.faint_box_score} where named ≥ {args.faint_box_min_probability}), "
              f"cards named with < {args.min_card_confidence} left out "
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
-             f"scale vote {_scale_vote_words(args)}, "
+             f"scale vote {_scale_vote_words(args)}, balanced read {'off' if args.no_balanced_read else 'on'}, "
              f"limit per set: {args.limit or 'none'}.", ""]
     lines += _model_lines(models) + [""]
     lines += ["## Summary", "", "| set | measure | value |", "| --- | --- | --- |"]

@@ -37,6 +37,15 @@ BLUR_VIEWS: tuple[tuple[str, float, float], ...] = (
 )
 # Light the dev photos lack (session 15): a dim room, a warm lamp, a hand's shadow, a lamp's glare on glossy cards
 LIGHT_VIEWS: tuple[str, ...] = ("dim and noisy", "warm lamp", "hand shadow", "glare spot")
+# Coloured lamps (session 46): the light's gains on the photo's blue, green and red, the strongest at 1. A red lamp
+# made red diamonds read as spades without any warning (docs/reader-decisions.md, "coloured light").
+COLOURED_LIGHTS: tuple[tuple[str, tuple[float, float, float]], ...] = (
+    ("red lamp", (0.35, 0.5, 1.0)),
+    ("amber lamp", (0.3, 0.75, 1.0)),
+    ("purple lamp", (1.0, 0.35, 0.7)),
+    ("deep blue lamp", (1.0, 0.5, 0.25)),
+    ("green lamp", (0.55, 1.0, 0.55)),
+)
 DIM_GAIN, DIM_NOISE_SIGMA = 3.0, 4.0  # grey levels of noise before the gain
 WARM_GAINS = (0.6, 0.85, 1.08)  # B, G, R
 SHADOW_DEPTH = 0.6
@@ -143,6 +152,26 @@ def lit_view_with_boxes(path: Path, labels: list[dict], light: str) -> tuple[byt
     from vision.decode import decode_photo
 
     return _jpeg(lit(decode_photo(path.read_bytes()).image, light), path), labels
+
+
+def coloured(image: np.ndarray, light: str) -> np.ndarray:
+    """The image as if taken under one of COLOURED_LIGHTS (by name): each channel scaled by the light's gain."""
+    gains = dict(COLOURED_LIGHTS).get(light)
+    if gains is None:
+        raise ValueError(f"unknown coloured light {light!r}; choose from {', '.join(dict(COLOURED_LIGHTS))}")
+    return np.clip(image.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
+
+
+def coloured_view_with_boxes(path: Path, labels: list[dict], light: str) -> tuple[bytes, list[dict]]:
+    """JPEG bytes of the photo at `path` (EXIF orientation applied first) under a coloured light, and its labels,
+    which stay where they were."""
+    from vision.decode import decode_photo
+
+    return _jpeg(coloured(decode_photo(path.read_bytes()).image, light), path), labels
+
+
+def coloured_view_bytes(path: Path, light: str) -> bytes:
+    return coloured_view_with_boxes(path, [], light)[0]
 
 
 def _jpeg(image: np.ndarray, path: Path) -> bytes:

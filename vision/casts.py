@@ -1,0 +1,61 @@
+"""Coloured light: measure the cast on the cards' paper and white-balance the photo to it.
+
+Under a strong coloured light (a red or deep blue lamp) the classifier named red indices black, surely: real phone
+diamonds read as spades without any warning (session 46, docs/reader-decisions.md "coloured light"). The reader then
+reads the photo again balanced to its paper, so the inks are the cards' own again. The paper is measured where the
+first read found indices: their lightest pixels, whatever their colour (vision.inks keeps only near-grey paper, which
+a strong cast is not).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import cv2
+import numpy as np
+
+from vision.inks import box_middle
+from vision.quantiles import median_colour, sorted_percentile
+
+PAPER_SHARE = 20  # percent: an index box's lightest pixels (by the sum of their channels) are its paper...
+# ...where they are at least this much brighter than its darkest ones (its glyph): a box of one colour shows no paper
+MIN_GLYPH_CONTRAST = 1.5
+# A photo whose paper's weakest channel is under this share of its strongest is read again balanced. Photos as taken
+# and the sets' made views stay above it (the warm lamp's 0.6 x 1.08 too); docs/reader-decisions.md "coloured light".
+CAST_MIN_RATIO = 0.5
+MIN_PAPER_LEVEL = 40.0  # the paper's strongest channel: darker than this, there is nothing to balance to
+
+
+def paper_colour(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> np.ndarray | None:
+    """The cards' paper (BGR, float): the median over the index boxes of the median colour of each box's lightest
+    PAPER_SHARE % in its middle; None when no box is large enough to measure or shows a glyph on paper."""
+    papers = []
+    for window in (box_middle(box, image.shape) for box in boxes):
+        if window is None:
+            continue
+        x1, y1, x2, y2 = window
+        pixels = image[y1:y2, x1:x2].reshape(-1, 3)
+        brightness = pixels.sum(axis=1, dtype=np.int32)
+        ascending = np.sort(brightness)
+        dark, light = (sorted_percentile(ascending, share) for share in (PAPER_SHARE, 100 - PAPER_SHARE))
+        if light < MIN_GLYPH_CONTRAST * max(float(dark), 1.0):
+            continue
+        papers.append(median_colour(pixels[brightness >= light]))
+    return np.median(papers, axis=0) if papers else None
+
+
+def cast_ratio(paper: np.ndarray) -> float:
+    """The paper's weakest channel as a share of its strongest: 1 under white light."""
+    return float(paper.min() / max(float(paper.max()), 1.0))
+
+
+def shows_cast(paper: np.ndarray | None) -> bool:
+    """Whether the paper shows a cast strong enough to read the photo again balanced."""
+    return paper is not None and float(paper.max()) >= MIN_PAPER_LEVEL and cast_ratio(paper) < CAST_MIN_RATIO
+
+
+def balanced_to_paper(image: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The photo with each channel scaled so that the paper is grey at its strongest channel's level (weaker channels
+    raised, none lowered: the glyphs keep their contrast), by a lookup table per channel."""
+    gains = float(paper.max()) / np.maximum(paper.astype(np.float64), 1.0)
+    tables = [np.clip(np.round(np.arange(256) * gain), 0, 255).astype(np.uint8) for gain in gains]
+    return cv2.merge([cv2.LUT(channel, table) for channel, table in zip(cv2.split(image), tables)])
