@@ -7,6 +7,7 @@ import logging
 from waitress import serve
 
 from webapp import create_app
+from webapp.reader import warm_up_in_background
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -17,6 +18,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app()
+    warm_up_in_background()  # the first photo at the table is read as fast as the later ones
     print(f"Table scorer on http://{args.host}:{args.port}/  (database: {app.config['DATABASE_URL'].split('@')[-1]})",
           flush=True)
     # Large photos: let waitress buffer as much as Flask accepts before refusing.

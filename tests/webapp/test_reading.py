@@ -148,3 +148,29 @@ def test_the_review_flags_every_card_the_reader_would_not_call_sure():
     from webapp.reader import LOW_CONFIDENCE
 
     assert LOW_CONFIDENCE == MIN_CARD_CONFIDENCE == READER_LOW
+
+
+def test_the_reader_is_warmed_up_in_the_background_and_a_failure_is_only_logged(monkeypatch, caplog):
+    import vision.reader
+
+    from webapp.reader import warm_up_in_background
+
+    class Reader:
+        warmed = 0
+
+        def warm_up(self):
+            Reader.warmed += 1
+
+    monkeypatch.setattr(vision.reader, "default_reader", lambda: Reader())
+    with caplog.at_level("INFO", logger="webapp.reader"):
+        warm_up_in_background().join(timeout=10)
+    assert Reader.warmed == 1 and "card reader ready" in caplog.text
+
+    def broken():
+        raise vision.ModelError("model file not found: cards.onnx")
+
+    monkeypatch.setattr(vision.reader, "default_reader", broken)
+    with caplog.at_level("INFO", logger="webapp.reader"):
+        thread = warm_up_in_background()
+        thread.join(timeout=10)
+    assert not thread.is_alive() and "could not be warmed up" in caplog.text
