@@ -56,7 +56,6 @@ READ_FOUR_COLOURS = True
 # A photo whose cards' paper shows a strong colour cast (a red or deep blue lamp) is read again white-balanced to the
 # paper (vision.casts) [coloured light].
 BALANCE_CASTS = True
-WARM_UP_SIZE = (640, 480)  # the detector's input for a landscape photo at its first look
 
 
 class CardReader:
@@ -109,8 +108,9 @@ class CardReader:
     def warm_up(self) -> None:
         """Run each model and the colour conversions once on a blank picture, so that the first photo read does not
         pay for ONNX Runtime's first runs and OpenCV's colour tables (docs/reader-decisions.md, speed)."""
-        blank = np.full((WARM_UP_SIZE[1], WARM_UP_SIZE[0], 3), 128, np.uint8)
-        self.detector.detect(blank, max(WARM_UP_SIZE))
+        size = self.detection_sizes[0]  # a landscape photo's first look: 4 : 3 at the first detection size
+        blank = np.full((size * 3 // 4, size, 3), 128, np.uint8)
+        self.detector.detect(blank, size)
         boxes = np.array([[10.0, 10.0, 40.0, 70.0]] * 4)
         self.classifier.probabilities(blank, boxes)
         survey_inks(blank, boxes)

@@ -834,3 +834,19 @@ def test_a_reading_keeps_the_classifiers_other_likely_codes_likeliest_first_with
     everything = [code for code, _ in reading.other_codes(0.0)]
     assert everything[:3] == ["KH", "QD", "JH"] and len(everything) == len(CLASS_NAMES) - 2  # all but QH and `none`
     assert [c.code for c in read.cards] == ["QH"]
+
+
+class CountsProbabilityCalls(ColourClassifier):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def probabilities(self, image, boxes, *args, **kwargs):
+        self.calls += 1
+        return super().probabilities(image, boxes, *args, **kwargs)
+
+
+def test_warming_up_runs_the_detector_at_its_first_look_s_size_and_the_classifier_once():
+    detector, classifier = SizeRecordingDetector(), CountsProbabilityCalls()
+    CardReader(detector=detector, classifier=classifier).warm_up()
+    assert detector.sizes == [640] and classifier.calls == 1
