@@ -154,7 +154,9 @@ class CardReader:
         colour cast (vision.casts), the photo balanced to it and read again, kept unless fewer of its marks are named
         surely. Marks, not cards: under the cast the first read names red indices black just as surely, and one
         card's two corners named two codes count as two cards where the balanced read merges them into one."""
+        start = time.perf_counter()
         paper = paper_colour(image, [r.box for r in result.readings if r.probability >= SHARPNESS_MIN_PROBABILITY])
+        timings["paper cast"] = (time.perf_counter() - start) * 1000
         if not shows_cast(paper):
             return result, image
         start = time.perf_counter()
