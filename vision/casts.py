@@ -1,7 +1,7 @@
 """Coloured light: measure the cast on the cards' paper and white-balance the photo to it.
 
-Under a strong coloured light (a red or deep blue lamp) the classifier named red indices black, surely: real phone
-diamonds read as spades without any warning (session 46, docs/reader-decisions.md "coloured light"). The reader then
+Under a strong coloured light (a red or deep blue lamp) the classifier named red indices black, surely: the webcam
+deck's dull red diamonds read as spades without any warning (session 46, docs/reader-decisions.md "coloured light"). The reader then
 reads the photo again balanced to its paper, so the inks are the cards' own again. The paper is measured where the
 first read found indices: their lightest pixels, whatever their colour (vision.inks keeps only near-grey paper, which
 a strong cast is not).
@@ -19,8 +19,11 @@ from vision.quantiles import median_colour, sorted_percentile
 PAPER_SHARE = 20  # percent: an index box's lightest pixels (by the sum of their channels) are its paper...
 # ...where they are at least this much brighter than its darkest ones (its glyph): a box of one colour shows no paper
 MIN_GLYPH_CONTRAST = 1.5
+# Marks read less surely than this may be art or text, not an index on the card's paper
+PAPER_MIN_PROBABILITY = 0.3
 # A photo whose paper's weakest channel is under this share of its strongest is read again balanced. Photos as taken
-# and the sets' made views stay above it (the warm lamp's 0.6 x 1.08 too); docs/reader-decisions.md "coloured light".
+# stay above it (edje-multi's lowest 0.61); edje-light's warm lamp takes some under it (54 of its views balanced,
+# every read as before); docs/reader-decisions.md "coloured light".
 CAST_MIN_RATIO = 0.5
 # ...and balanced so far only: its weak channels raised to this share of its strongest, the balance of photos as taken
 # (edje-multi's papers 0.76-1.00 between their 5th and 95th percentiles). Raised all the way to grey, one sideways ace

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards import EXPECTED_CARDS, IndexReading, readings_into, readings_out_of
-from vision.casts import balanced_to_paper, paper_colour, shows_cast
+from vision.casts import PAPER_MIN_PROBABILITY, balanced_to_paper, paper_colour, shows_cast
 from vision.classifier import SCALE_VOTE, SCALE_VOTE_MIN_PX, IndexClassifier
 from vision.deblur import restored
 from vision.decode import check_limits, decode_photo
@@ -155,7 +155,7 @@ class CardReader:
         surely. Marks, not cards: under the cast the first read names red indices black just as surely, and one
         card's two corners named two codes count as two cards where the balanced read merges them into one."""
         start = time.perf_counter()
-        paper = paper_colour(image, [r.box for r in result.readings if r.probability >= SHARPNESS_MIN_PROBABILITY])
+        paper = paper_colour(image, [r.box for r in result.readings if r.probability >= PAPER_MIN_PROBABILITY])
         timings["paper cast"] = (time.perf_counter() - start) * 1000
         if not shows_cast(paper):
             return result, image

@@ -661,3 +661,28 @@ def test_the_flat_views_set_reads_each_edje_photo_in_every_view_flatter_than_30_
     for view, _, _, _ in FLAT_VIEWS:
         assert f"rank recall, {view} |" in report
     assert "real edje-multi in steep views" not in report  # only the set asked for
+
+
+def test_the_coloured_light_sets_read_each_photo_under_every_lamp(tmp_path, reader, monkeypatch):
+    from vision.evaluation.views import COLOURED_LIGHTS, coloured
+
+    dev = tmp_path / "dev"
+    for folder in ("edje-multi", "phone-singles", "webcam-singles"):
+        (dev / folder).mkdir(parents=True)
+    path, card_box = two_card_photo(dev / "edje-multi")
+    (dev / "edje-multi" / "labels.json").write_text(json.dumps(
+        {f"edje-multi/{path.name}": [{"rank": "Q", "box": card_box("QH")}, {"rank": "9", "box": card_box("9C")}]}))
+    single, _ = render([["7D"]], scale=1.5, size=(800, 600))
+    (dev / "phone-singles" / "7D.jpg").write_bytes(jpeg(single))
+    (dev / "labels.json").write_text(json.dumps({"phone-singles/7D.jpg": ["7D"]}))
+    report = _evaluation_report(tmp_path, reader, monkeypatch, "--sets", "phone-coloured,edje-coloured",
+                                "--dev-photos", str(dev))
+    assert f"### real edje-multi in coloured light (rank only)\n\n{len(COLOURED_LIGHTS)} photos" in report
+    assert f"### real phone-singles in coloured light (top-1; labels corrected)\n\n{len(COLOURED_LIGHTS)} photos" in report
+    for light, _ in COLOURED_LIGHTS:
+        assert f"| top-1, {light} |" in report and f"| rank recall, {light} |" in report
+    assert "webcam-singles" not in report  # only the sets asked for
+    red = coloured(np.full((2, 2, 3), 200, np.uint8), "red lamp")[0, 0]
+    assert red[2] == 200 and red[0] < red[1] < red[2]  # blue and green dimmed, red kept
+    with pytest.raises(ValueError, match="unknown coloured light"):
+        coloured(single, "ultraviolet")

@@ -20,8 +20,9 @@ def test_python_m_webapp_starts_on_a_fresh_instance(tmp_path):
     env = dict(os.environ, WEBAPP_INSTANCE_PATH=str(tmp_path / "instance"))
     env.pop("DATABASE_URL", None)
     log = tmp_path / "server.log"
+    log_file = log.open("wb")
     server = subprocess.Popen([sys.executable, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port)],
-                              cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+                              cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
     try:
         deadline, health = time.time() + 30, None
         while time.time() < deadline and health is None:
@@ -43,3 +44,4 @@ def test_python_m_webapp_starts_on_a_fresh_instance(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+        log_file.close()
