@@ -22,12 +22,13 @@ MIN_GLYPH_CONTRAST = 1.5
 # Marks read less surely than this may be art or text, not an index on the card's paper
 PAPER_MIN_PROBABILITY = 0.3
 # A photo whose paper's weakest channel is under this share of its strongest is read again balanced. Photos as taken
-# stay above it (edje-multi's lowest 0.61); edje-light's warm lamp takes some under it (54 of its views balanced,
+# stay above it (edje-multi's lowest 0.61); edje-light's warm lamp takes some under it (0.037 of its views balanced,
 # every read as before); docs/reader-decisions.md "coloured light".
 CAST_MIN_RATIO = 0.5
 # ...and balanced so far only: its weak channels raised to this share of its strongest, the balance of photos as taken
-# (edje-multi's papers 0.76-1.00 between their 5th and 95th percentiles). Raised all the way to grey, one sideways ace
-# read as a sure 4D in three lamps' views (session 46; at 0.7 and 0.8 it and every mended photo read right).
+# (edje-multi's papers 0.76-0.99 between their 5th and 95th percentiles). Raised all the way to grey, one sideways ace
+# read as a sure 4D in three lamps' views (session 46; at 0.8 it reads right, and no photo of the sets is newly read
+# wrong without a warning).
 BALANCE_TARGET_RATIO = 0.8
 MIN_PAPER_LEVEL = 40.0  # the paper's strongest channel: darker than this, there is nothing to balance to
 

@@ -165,9 +165,7 @@ class CardReader:
         timings[BALANCED_READ] = (time.perf_counter() - start) * 1000
         if self._sure_marks(second) < self._sure_marks(result):
             return result, image
-        second.timings_ms = result.timings_ms
-        second.kept_reads = [*result.kept_reads, BALANCED_READ]
-        return second, balanced
+        return self._kept(second, result, BALANCED_READ), balanced
 
     def _two_colour_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
                          timings: dict[str, float], restore_follows: bool) -> tuple[ReadResult, np.ndarray]:
@@ -187,9 +185,7 @@ class CardReader:
         timings[TWO_COLOUR_READ] = (time.perf_counter() - start) * 1000
         if not agree or self._preference(second, loose)[0] < self._preference(result, loose)[0]:
             return result, image
-        second.timings_ms = result.timings_ms
-        second.kept_reads = [*result.kept_reads, TWO_COLOUR_READ]
-        return second, recoloured
+        return self._kept(second, result, TWO_COLOUR_READ), recoloured
 
     def _second_read(self, result: ReadResult, name: str, timings: dict[str, float], loose: bool,
                      read_again: Callable[[], ReadResult],
@@ -201,10 +197,16 @@ class CardReader:
         timings[name] = (time.perf_counter() - start) * 1000
         if (self._preference(second, loose) > self._preference(result, loose)
                 and (accept is None or accept(result, second))):
-            second.timings_ms = result.timings_ms
-            second.kept_reads = [*result.kept_reads, name]
-            return second
+            return self._kept(second, result, name)
         return result
+
+    @staticmethod
+    def _kept(second: ReadResult, first: ReadResult, name: str) -> ReadResult:
+        """`second`, the read named `name`, kept in place of `first`: it carries the photo's timings (all of them are
+        recorded in `first`'s) and the list of second reads kept so far."""
+        second.timings_ms = first.timings_ms
+        second.kept_reads = [*first.kept_reads, name]
+        return second
 
     def _read_image(self, image: np.ndarray, reduction: float, loose: bool, timings: dict[str, float],
                     second_look: bool = True) -> ReadResult:

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from vision.casts import BALANCE_TARGET_RATIO, CAST_MIN_RATIO, balanced_to_paper, cast_ratio, paper_colour, shows_cast
+from vision.evaluation.views import COLOURED_LIGHTS
 
 PAPER = (225, 232, 240)  # BGR: a slightly warm white
 RED_INK, BLACK_INK = (40, 30, 200), (25, 25, 25)
-RED_LAMP = (0.35, 0.5, 1.0)  # BGR gains: a red LED's light
+RED_LAMP = dict(COLOURED_LIGHTS)["red lamp"]  # BGR gains
 
 
 def _cards(cast=(1.0, 1.0, 1.0), table=(40, 130, 40)) -> tuple[np.ndarray, list[tuple]]:
@@ -25,7 +26,8 @@ def _cards(cast=(1.0, 1.0, 1.0), table=(40, 130, 40)) -> tuple[np.ndarray, list[
     return np.clip(image * np.array(cast), 0, 255).astype(np.uint8), boxes
 
 
-@pytest.mark.parametrize("cast", [(1.0, 1.0, 1.0), RED_LAMP, (1.0, 0.5, 0.25)], ids=["white", "red lamp", "blue lamp"])
+@pytest.mark.parametrize("cast", [(1.0, 1.0, 1.0), RED_LAMP, dict(COLOURED_LIGHTS)["deep blue lamp"]],
+                         ids=["white", "red lamp", "deep blue lamp"])
 def test_the_paper_is_measured_at_the_indices_in_the_light_s_own_colour(cast):
     image, boxes = _cards(cast)
     paper = paper_colour(image, boxes)

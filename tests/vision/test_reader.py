@@ -11,6 +11,7 @@ import pytest
 
 import vision
 from vision.evaluation.datasets import DEFAULT_DEV_PHOTOS
+from vision.evaluation.views import coloured
 from vision.reader import MODELS_DIR, CardReader
 
 from conftest import REPO, jpeg_with_orientation
@@ -71,14 +72,10 @@ def test_two_colour_layouts_are_read_once(reader):
             assert "two-colour read" not in read.timings_ms and "two-colour read" not in read.kept_reads, image.name
 
 
-def _under_lamp(data: bytes, gains: tuple[float, float, float]) -> bytes:
-    """JPEG bytes of the photo as a coloured lamp (BGR gains) would show it."""
+def _under_lamp(data: bytes, light: str) -> bytes:
+    """JPEG bytes of the photo as one of the evaluation's coloured lamps (views.COLOURED_LIGHTS) would show it."""
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    lit = np.clip(image.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
-    return cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
-
-
-RED_LAMP, DEEP_BLUE_LAMP = (0.35, 0.5, 1.0), (1.0, 0.5, 0.25)  # vision.evaluation.views.COLOURED_LIGHTS
+    return cv2.imencode(".jpg", coloured(image, light), [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
 
 
 @pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
@@ -86,7 +83,7 @@ def test_a_layout_under_a_red_lamp_is_read_again_balanced_to_its_paper_and_right
     image, truth = next((path, truth) for path, truth in LAYOUTS if not truth.get("four_colour"))
     plain = reader.read(image.read_bytes())
     assert "balanced read" not in plain.timings_ms  # white light: one read
-    result = reader.read(_under_lamp(image.read_bytes(), RED_LAMP))
+    result = reader.read(_under_lamp(image.read_bytes(), "red lamp"))
     assert "balanced read" in result.timings_ms and result.kept_reads[:1] == ["balanced read"]
     assert result.to_dict()["rows"] == {row: truth["rows"][row] for row in ("front", "middle", "back")}
 
@@ -97,7 +94,7 @@ DEV_DIAMOND = DEFAULT_DEV_PHOTOS / "webcam-singles" / "2D_20.jpg"
 @pytest.mark.skipif(not DEV_DIAMOND.is_file(), reason=f"needs the real dev photos ({DEV_DIAMOND}; not part of the project)")
 def test_a_real_diamond_under_a_deep_blue_lamp_is_named_a_diamond_only_when_balanced(reader):
     """Session 46's case: under the lamp one corner of this real 2D reads as a spade, surely and without a warning."""
-    data = _under_lamp(DEV_DIAMOND.read_bytes(), DEEP_BLUE_LAMP)
+    data = _under_lamp(DEV_DIAMOND.read_bytes(), "deep blue lamp")
     assert "2S" in [card.code for card in CardReader(MODELS_DIR, balance_casts=False).read(data, loose=True).cards]
     balanced = reader.read(data, loose=True)
     assert [card.code for card in balanced.cards] == ["2D"] and balanced.kept_reads == ["balanced read"]
