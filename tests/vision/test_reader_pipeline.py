@@ -850,3 +850,31 @@ def test_warming_up_runs_the_detector_at_its_first_look_s_size_and_the_classifie
     detector, classifier = SizeRecordingDetector(), CountsProbabilityCalls()
     CardReader(detector=detector, classifier=classifier).warm_up()
     assert detector.sizes == [640] and classifier.calls == 1
+
+
+def _read_of(readings, loose):
+    from vision.results import result_of
+    return result_of(readings, (1500, 2000, 3), 1.0, loose, {}, 640)
+
+
+def test_a_loose_read_naming_one_cards_two_corners_alike_does_not_count_as_naming_fewer_cards():
+    """The two-colour read's test (session 47): a first read naming a blue ten of diamonds' corners 10D and 10S, both
+    surely, counts two cards where the two-colour read naming both 10D counts one; for loose cards that is no fewer
+    (the marks named surely are as many), while a read that loses a mark names fewer. A hand counts cards alone."""
+    from vision.cards import IndexReading
+
+    def index(x, y, code, probability=0.9):
+        return IndexReading((x, y, x + 30.0, y + 40.0), code, probability, 0.9)
+
+    heart = index(900, 300, "7H", 0.95)
+    split = _read_of([index(100, 100, "TD"), index(250, 300, "TS"), heart], loose=True)
+    alike = _read_of([index(100, 100, "TD"), index(250, 300, "TD"), heart], loose=True)
+    one_corner = _read_of([index(100, 100, "TD"), index(250, 300, "TD", 0.5), heart], loose=True)
+    assert [len(read.cards) for read in (split, alike, one_corner)] == [3, 2, 2]
+    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier())
+    assert not reader._names_fewer(alike, split, loose=True)
+    assert reader._names_fewer(one_corner, split, loose=True)
+    assert not reader._names_fewer(split, alike, loose=True)
+    hand_split = _read_of([index(100, 100, "TD"), index(250, 300, "TS"), heart], loose=False)
+    hand_alike = _read_of([index(100, 100, "TD"), index(250, 300, "TD"), heart], loose=False)
+    assert reader._names_fewer(hand_alike, hand_split, loose=False)
