@@ -199,6 +199,13 @@ def inks_agree(names: list[str | None], codes: list[str]) -> bool:
     return len(pairs) >= FOUR_COLOUR_MIN_INDICES and agreeing >= INKS_AGREE_SHARE * len(pairs)
 
 
+def inks_contradict(names: list[str | None], codes: list[str]) -> bool:
+    """Whether indices in blue or green ink are named against their inks as a four-colour deck prints them (some are
+    measured blue or green, and fewer than INKS_AGREE_SHARE of those are named diamonds and clubs): a read naming a
+    four-colour deck's blue diamonds spades. No blue or green index contradicts nothing."""
+    return any(name in ("blue", "green") for name in names) and not inks_agree(names, codes)
+
+
 def two_colour_view(image: np.ndarray, paper: np.ndarray, boxes: Iterable[Iterable[float]] | None = None) -> np.ndarray:
     """The photo with blue turned red (at its own lightness) and green turned black, each pixel's colour balanced to
     the cards' `paper` (BGR, survey_inks) so neither a cast nor a dim light moves the line between inks; only around

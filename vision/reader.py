@@ -21,7 +21,7 @@ from vision.classifier import SCALE_VOTE, SCALE_VOTE_MIN_PX, IndexClassifier
 from vision.deblur import restored
 from vision.decode import check_limits, decode_photo
 from vision.detector import IndexDetector
-from vision.inks import inks_agree, shows_four_colours, survey_inks, two_colour_view
+from vision.inks import inks_agree, inks_contradict, shows_four_colours, survey_inks, two_colour_view
 from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
                           IndexLooks)
 from vision.messages import BLURRED_WARNING
@@ -129,10 +129,12 @@ class CardReader:
         restore_follows = line is not None and self.sharpen_blurred
         image = photo.image
         result = self._read_image(image, reduction, loose, timings, second_look=not restore_follows)
+        balanced = None
         if self.balance_casts:
-            result, image = self._balanced_read(result, image, reduction, loose, timings, restore_follows)
+            result, image, balanced = self._balanced_read(result, image, reduction, loose, timings, restore_follows)
         if self.read_four_colours:
-            result, image = self._two_colour_read(result, image, reduction, loose, timings, restore_follows)
+            result, image = self._two_colour_read(result, image, reduction, loose, timings, restore_follows,
+                                                  balanced)
         start = time.perf_counter()
         blurred = self._blur_warning(image, result.readings, line)
         timings["sharpness"] = measured_ms + (time.perf_counter() - start) * 1000
@@ -149,43 +151,55 @@ class CardReader:
         return result
 
     def _balanced_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
-                       timings: dict[str, float], restore_follows: bool) -> tuple[ReadResult, np.ndarray]:
-        """The read and the picture the later reads start from: when the paper at the indices found shows a strong
-        colour cast (vision.casts), the photo balanced to it and read again, kept unless fewer of its marks are named
-        surely. Marks, not cards: under the cast the first read names red indices black just as surely, and one
-        card's two corners named two codes count as two cards where the balanced read merges them into one."""
+                       timings: dict[str, float], restore_follows: bool
+                       ) -> tuple[ReadResult, np.ndarray, np.ndarray | None]:
+        """The read, the picture the later reads start from and the balanced picture (None without a cast): when the
+        paper at the indices found shows a strong colour cast (vision.casts), the photo balanced to it and read again,
+        kept unless fewer of its marks are named surely. Marks, not cards: under the cast the first read names red
+        indices black just as surely, and one card's two corners named two codes count as two cards where the balanced
+        read merges them into one."""
         start = time.perf_counter()
         paper = paper_colour(image, [r.box for r in result.readings if r.probability >= PAPER_MIN_PROBABILITY])
         timings["paper cast"] = (time.perf_counter() - start) * 1000
         if not shows_cast(paper):
-            return result, image
+            return result, image, None
         start = time.perf_counter()
         balanced = balanced_to_paper(image, paper)
         second = self._read_image(balanced, reduction, loose, {}, second_look=not restore_follows)
         timings[BALANCED_READ] = (time.perf_counter() - start) * 1000
         if self._sure_marks(second) < self._sure_marks(result):
-            return result, image
-        return self._kept(second, result, BALANCED_READ), balanced
+            return result, image, balanced
+        return self._kept(second, result, BALANCED_READ), balanced, balanced
 
     def _two_colour_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
-                         timings: dict[str, float], restore_follows: bool) -> tuple[ReadResult, np.ndarray]:
+                         timings: dict[str, float], restore_follows: bool, balanced: np.ndarray | None = None
+                         ) -> tuple[ReadResult, np.ndarray]:
         """The read and the picture the later reads start from: when the indices found show a four-colour deck's
         inks (vision.inks), the photo turned two-colour around them and read again, kept when its blue indices are
         named diamonds and green ones clubs (inks_agree: a two-colour deck seen bluish is named as its own suits) and
         it names at least as many cards surely (the first read names blue diamonds as spades just as surely; loose
-        cards: or as many marks, _names_fewer)."""
+        cards: or as many marks, _names_fewer) — or the first read's sure indices go against their inks
+        (inks_contradict: it is wrong there, and a card the two-colour read names less surely is left unsure, warned).
+        Under a colour cast (`balanced`: the photo balanced to its paper, whether or not that read was kept) the
+        inks are measured and the view made on the balanced picture: under the lamp itself a four-colour deck's
+        black ink measured blue or red and its blue diamonds stayed spades (session 47)."""
         start = time.perf_counter()
+        unturned = image  # what later reads start from unless this read is kept
+        if balanced is not None:
+            image = balanced
         names, paper = survey_inks(image, [r.box for r in result.readings])
         timings["inks"] = (time.perf_counter() - start) * 1000
         if paper is None or not shows_four_colours(names, [r.probability for r in result.readings]):
-            return result, image
+            return result, unturned
         start = time.perf_counter()
         recoloured = two_colour_view(image, paper, [r.box for r in result.readings])
         second = self._read_image(recoloured, reduction, loose, {}, second_look=not restore_follows)
         agree = inks_agree(survey_inks(image, [r.box for r in second.readings])[0], [r.code for r in second.readings])
         timings[TWO_COLOUR_READ] = (time.perf_counter() - start) * 1000
-        if not agree or self._names_fewer(second, result, loose):
-            return result, image
+        sure = [(name, r.code) for name, r in zip(names, result.readings) if r.probability >= self.min_card_confidence]
+        first_contradicts = inks_contradict([name for name, _ in sure], [code for _, code in sure])
+        if not agree or (self._names_fewer(second, result, loose) and not first_contradicts):
+            return result, unturned
         return self._kept(second, result, TWO_COLOUR_READ), recoloured
 
     def _names_fewer(self, second: ReadResult, first: ReadResult, loose: bool) -> bool:

@@ -5,7 +5,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.inks import (ink_name, inks_agree, shows_four_colours, survey_inks, two_colour_view)
+from vision.inks import (ink_name, inks_agree, inks_contradict, shows_four_colours, survey_inks,
+                        two_colour_view)
 
 PAPER = (235, 240, 245)  # BGR: a slightly warm white
 INKS = {"black": (25, 25, 25), "red": (40, 30, 200), "blue": (190, 70, 20), "green": (40, 140, 20),
@@ -75,6 +76,14 @@ def test_the_two_colour_read_agrees_when_blue_indices_are_named_diamonds_and_gre
     assert inks_agree(names, ["9D", "4C", "KS", "2H"])
     assert not inks_agree(names, ["9H", "4S", "KS", "2H"])  # a two-colour deck seen bluish: its own suits
     assert not inks_agree(["black", "red"], ["KS", "2H"])  # no new ink at all
+
+
+def test_a_read_contradicts_the_inks_when_its_blue_and_green_indices_are_mostly_named_other_suits():
+    names = ["blue", "blue", "green", "black", "red"]
+    assert inks_contradict(names, ["9S", "JS", "4C", "KS", "2H"])  # blue diamonds named spades: 1 of 3 agrees
+    assert not inks_contradict(names, ["9D", "JD", "4S", "KS", "2H"])  # 2 of 3 agree
+    assert not inks_contradict(["black", "red", None], ["KS", "2H", "3C"])  # no blue or green index: nothing to go
+    assert inks_contradict(["blue"], ["9H"])  # against
 
 
 def test_blue_turns_red_and_green_turns_dark_grey_while_red_black_and_the_paper_stay():

@@ -878,3 +878,96 @@ def test_a_loose_read_naming_one_cards_two_corners_alike_does_not_count_as_namin
     hand_split = _read_of([index(100, 100, "TD"), index(250, 300, "TS"), heart], loose=False)
     hand_alike = _read_of([index(100, 100, "TD"), index(250, 300, "TD"), heart], loose=False)
     assert reader._names_fewer(hand_alike, hand_split, loose=False)
+
+
+def test_under_a_cast_the_two_colour_view_is_made_from_the_balanced_picture_even_when_its_read_is_refused(
+        monkeypatch):
+    """Session 47: a four-colour deck under a strong lamp: balancing alone leaves its blue diamonds spades, so the
+    balanced read may name fewer marks surely and be refused, while the two-colour view of the balanced picture
+    reads the layout right (under the lamp itself the inks measure wrongly). The later reads start from the photo
+    as taken when neither is kept."""
+    rows = deal(17)
+    image, _ = render(rows)
+    photo = jpeg(image)
+    blank = {}
+
+    def balanced(picture, paper):  # a picture whose read names nothing: the balanced read is refused
+        blank["picture"] = np.full_like(picture, 255)
+        return blank["picture"]
+
+    viewed, later = [], []
+    monkeypatch.setattr("vision.reader.shows_cast", lambda paper: True)
+    monkeypatch.setattr("vision.reader.balanced_to_paper", balanced)
+    monkeypatch.setattr("vision.reader.survey_inks", lambda picture, boxes: (["black"] * len(list(boxes)),
+                                                                             np.full(3, 200.0)))
+    monkeypatch.setattr("vision.reader.shows_four_colours", lambda names, probabilities=None: True)
+    monkeypatch.setattr("vision.reader.two_colour_view",
+                        lambda picture, paper, boxes: viewed.append(picture) or picture)
+    monkeypatch.setattr("vision.reader.inks_agree", lambda names, codes: True)
+    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier())
+    blur_warning = reader._blur_warning
+    monkeypatch.setattr(reader, "_blur_warning", lambda picture, *args: later.append(picture) or blur_warning(
+        picture, *args))
+    read = reader.read(photo)
+    assert "balanced read" in read.timings_ms and "two-colour read" in read.timings_ms
+    assert read.kept_reads == [] and read.to_dict()["rows"] == as_rows(rows)
+    assert len(viewed) == 1 and viewed[0] is blank["picture"]
+    assert len(later) == 1 and later[0] is not blank["picture"] and later[0].shape == blank["picture"].shape
+
+
+VIEW_SENTINEL = (1, 2, 3)  # the stand-in two-colour view marks its top-left pixel so the classifier can tell
+
+
+class SpadeForABlueDiamond(ColourClassifier):
+    """Names `diamond` the spade of its rank surely in the photo as a four-colour deck's blue diamond would be, and
+    right in the two-colour view, where it is unsure of `doubted` instead."""
+
+    def __init__(self, diamond: str, doubted: str):
+        super().__init__()
+        self.diamond, self.doubted = CLASS_NAMES.index(diamond), CLASS_NAMES.index(doubted)
+        self.spade = CLASS_NAMES.index(diamond[0] + "S")
+
+    def probabilities(self, image, boxes):
+        out = super().probabilities(image, boxes)
+        viewed = tuple(int(v) for v in image[0, 0]) == VIEW_SENTINEL
+        for row in range(len(boxes)):
+            if not viewed and np.argmax(out[row]) == self.diamond:
+                out[row, [self.diamond, self.spade]] = out[row, [self.spade, self.diamond]]
+            if viewed and np.argmax(out[row]) == self.doubted:
+                out[row, self.doubted] = 0.4  # both corners: 1 - 0.6 * 0.6 = 0.64, under the unsure threshold
+        return out
+
+
+def test_a_two_colour_read_naming_a_card_less_surely_is_kept_where_the_first_read_names_blue_ink_a_spade(
+        monkeypatch):
+    """Session 47: the first read names a blue diamond a spade surely and 13 cards in all; the two-colour read names it
+    right but is unsure of another card (12 sure). Counting sure cards kept the first read, wrong without any
+    warning; its sure indices go against their inks, so the two-colour read is kept, its unsure card flagged."""
+    rows = deal(19)
+    codes = [code for row in rows for code in row]
+    diamond = next(code for code in codes if code.endswith("D") and code[0] + "S" not in codes)
+    doubted = next(code for code in codes if code[1] in "HC")
+    image, where = render(rows)
+    blue = where[diamond]
+
+    def survey(picture, boxes):  # the diamond's two corners in blue ink, the rest black, on white paper
+        names = [("blue" if any(abs((b[0] + b[2]) / 2 - (m[0] + m[2]) / 2) < 5 and abs((b[1] + b[3]) / 2 -
+                                                                                        (m[1] + m[3]) / 2) < 5
+                                for m in blue) else "black") for b in boxes]
+        return names, np.full(3, 250.0)
+
+    def view(picture, paper, boxes):
+        out = picture.copy()
+        out[0, 0] = VIEW_SENTINEL
+        return out
+
+    monkeypatch.setattr("vision.reader.survey_inks", survey)
+    monkeypatch.setattr("vision.reader.shows_four_colours", lambda names, probabilities=None: True)
+    monkeypatch.setattr("vision.reader.two_colour_view", view)
+    classifier = SpadeForABlueDiamond(diamond, doubted)
+    read = CardReader(detector=MarkerDetector(), classifier=classifier, unsqueeze_short_reads=False).read(jpeg(image))
+    assert read.kept_reads == ["two-colour read"]
+    assert read.to_dict()["rows"] == as_rows(rows)
+    assert f"low confidence: {doubted} (0.64)" in read.warnings
+    plain = CardReader(detector=MarkerDetector(), classifier=classifier, read_four_colours=False).read(jpeg(image))
+    assert diamond[0] + "S" in [card.code for card in plain.cards] and plain.warnings == []
