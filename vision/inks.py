@@ -202,7 +202,7 @@ def inks_agree(names: list[str | None], codes: list[str]) -> bool:
 def inks_contradict(names: list[str | None], codes: list[str]) -> bool:
     """Whether indices in blue or green ink are named against their inks as a four-colour deck prints them (some are
     measured blue or green, and fewer than INKS_AGREE_SHARE of those are named diamonds and clubs): a read naming a
-    four-colour deck's blue diamonds spades. No blue or green index contradicts nothing."""
+    four-colour deck's blue diamonds spades. Without a blue or green index there is nothing to contradict."""
     return any(name in ("blue", "green") for name in names) and not inks_agree(names, codes)
 
 

@@ -178,7 +178,7 @@ class CardReader:
         inks (vision.inks), the photo turned two-colour around them and read again, kept when its blue indices are
         named diamonds and green ones clubs (inks_agree: a two-colour deck seen bluish is named as its own suits) and
         it names at least as many cards surely (the first read names blue diamonds as spades just as surely; loose
-        cards: or as many marks, _names_fewer) — or the first read's sure indices go against their inks
+        cards: or as many marks, _names_fewer) — or the read so far names its sure indices against their inks
         (inks_contradict: it is wrong there, and a card the two-colour read names less surely is left unsure, warned).
         Under a colour cast (`balanced`: the photo balanced to its paper, whether or not that read was kept) the
         inks are measured and the view made on the balanced picture: under the lamp itself a four-colour deck's
@@ -204,8 +204,8 @@ class CardReader:
 
     def _names_fewer(self, second: ReadResult, first: ReadResult, loose: bool) -> bool:
         """Whether `second` names fewer cards surely than `first` (a hand counts at most its 13). Loose cards have no
-        count to fill, and one card's two corners named two codes (a blue 10D's corners 10D and 10S) count as two
-        cards there where a read naming them alike counts one: for them, fewer cards and fewer marks surely too
+        count to fill, and one card's two corners named two codes (a blue ten of diamonds' corners TD and TS) count as
+        two cards there where a read naming them alike counts one: for them, fewer cards and fewer marks surely too
         (session 47: the real decks in four colours, loose photos read wrong without any warning 0.077 -> 0.066)."""
         fewer_cards = self._preference(second, loose)[0] < self._preference(first, loose)[0]
         return fewer_cards and (not loose or self._sure_marks(second) < self._sure_marks(first))

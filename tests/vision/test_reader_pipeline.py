@@ -858,8 +858,8 @@ def _read_of(readings, loose):
 
 
 def test_a_loose_read_naming_one_cards_two_corners_alike_does_not_count_as_naming_fewer_cards():
-    """The two-colour read's test (session 47): a first read naming a blue ten of diamonds' corners 10D and 10S, both
-    surely, counts two cards where the two-colour read naming both 10D counts one; for loose cards that is no fewer
+    """The two-colour read's test (session 47): a first read naming a blue ten of diamonds' corners TD and TS, both
+    surely, counts two cards where the two-colour read naming both TD counts one; for loose cards that is no fewer
     (the marks named surely are as many), while a read that loses a mark names fewer. A hand counts cards alone."""
     from vision.cards import IndexReading
 
