@@ -1,10 +1,10 @@
 """Coloured light: measure the cast on the cards' paper and white-balance the photo to it.
 
 Under a strong coloured light (a red or deep blue lamp) the classifier named red indices black, surely: the webcam
-deck's dull red diamonds read as spades without any warning (session 46, docs/reader-decisions.md "coloured light"). The reader then
-reads the photo again balanced to its paper, so the inks are the cards' own again. The paper is measured where the
-first read found indices: their lightest pixels, whatever their colour (vision.inks keeps only near-grey paper, which
-a strong cast is not).
+deck's dull red diamonds read as spades without any warning (session 46, docs/reader-decisions.md "coloured light").
+The reader then reads the photo again balanced to its paper, so the inks are the cards' own again. The paper is
+measured where the first read found indices: their lightest pixels, whatever their colour (vision.inks keeps only
+near-grey paper, which a strong cast is not).
 """
 from __future__ import annotations
 

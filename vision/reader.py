@@ -197,8 +197,8 @@ class CardReader:
         agree = inks_agree(survey_inks(image, [r.box for r in second.readings])[0], [r.code for r in second.readings])
         timings[TWO_COLOUR_READ] = (time.perf_counter() - start) * 1000
         sure = [(name, r.code) for name, r in zip(names, result.readings) if r.probability >= self.min_card_confidence]
-        first_contradicts = inks_contradict([name for name, _ in sure], [code for _, code in sure])
-        if not agree or (self._names_fewer(second, result, loose) and not first_contradicts):
+        read_so_far_contradicts = inks_contradict([name for name, _ in sure], [code for _, code in sure])
+        if not agree or (self._names_fewer(second, result, loose) and not read_so_far_contradicts):
             return result, unturned
         return self._kept(second, result, TWO_COLOUR_READ), recoloured
 

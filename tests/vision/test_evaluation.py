@@ -678,7 +678,8 @@ def test_the_coloured_light_sets_read_each_photo_under_every_lamp(tmp_path, read
     report = _evaluation_report(tmp_path, reader, monkeypatch, "--sets", "phone-coloured,edje-coloured",
                                 "--dev-photos", str(dev))
     assert f"### real edje-multi in coloured light (rank only)\n\n{len(COLOURED_LIGHTS)} photos" in report
-    assert f"### real phone-singles in coloured light (top-1; labels corrected)\n\n{len(COLOURED_LIGHTS)} photos" in report
+    phone = "### real phone-singles in coloured light (top-1; labels corrected)"
+    assert f"{phone}\n\n{len(COLOURED_LIGHTS)} photos" in report
     for light, _ in COLOURED_LIGHTS:
         assert f"| top-1, {light} |" in report and f"| rank recall, {light} |" in report
     assert "webcam-singles" not in report  # only the sets asked for

@@ -82,8 +82,8 @@ def test_a_read_contradicts_the_inks_when_its_blue_and_green_indices_are_mostly_
     names = ["blue", "blue", "green", "black", "red"]
     assert inks_contradict(names, ["9S", "JS", "4C", "KS", "2H"])  # blue diamonds named spades: 1 of 3 agrees
     assert not inks_contradict(names, ["9D", "JD", "4S", "KS", "2H"])  # 2 of 3 agree
-    assert not inks_contradict(["black", "red", None], ["KS", "2H", "3C"])  # no blue or green index: nothing to go
-    assert inks_contradict(["blue"], ["9H"])  # against
+    assert not inks_contradict(["black", "red", None], ["KS", "2H", "3C"])  # no blue or green index
+    assert inks_contradict(["blue"], ["9H"])  # one blue index, named a heart
 
 
 def test_blue_turns_red_and_green_turns_dark_grey_while_red_black_and_the_paper_stay():

@@ -91,7 +91,8 @@ def test_a_layout_under_a_red_lamp_is_read_again_balanced_to_its_paper_and_right
 DEV_DIAMOND = DEFAULT_DEV_PHOTOS / "webcam-singles" / "2D_20.jpg"
 
 
-@pytest.mark.skipif(not DEV_DIAMOND.is_file(), reason=f"needs the real dev photos ({DEV_DIAMOND}; not part of the project)")
+@pytest.mark.skipif(not DEV_DIAMOND.is_file(),
+                    reason=f"needs the real dev photos ({DEV_DIAMOND}; not part of the project)")
 def test_a_real_diamond_under_a_deep_blue_lamp_is_named_a_diamond_only_when_balanced(reader):
     """Session 46's case: under the lamp one corner of this real 2D reads as a spade, surely and without a warning."""
     data = _under_lamp(DEV_DIAMOND.read_bytes(), "deep blue lamp")

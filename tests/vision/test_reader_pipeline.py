@@ -950,11 +950,12 @@ def test_a_two_colour_read_naming_a_card_less_surely_is_kept_where_the_first_rea
     image, where = render(rows)
     blue = where[diamond]
 
+    def centre(box):
+        return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
     def survey(picture, boxes):  # the diamond's two corners in blue ink, the rest black, on white paper
-        names = [("blue" if any(abs((b[0] + b[2]) / 2 - (m[0] + m[2]) / 2) < 5 and abs((b[1] + b[3]) / 2 -
-                                                                                        (m[1] + m[3]) / 2) < 5
-                                for m in blue) else "black") for b in boxes]
-        return names, np.full(3, 250.0)
+        on_blue = [any(np.abs(centre(box) - centre(marker)).max() < 5 for marker in blue) for box in boxes]
+        return ["blue" if found else "black" for found in on_blue], np.full(3, 250.0)
 
     def view(picture, paper, boxes):
         out = picture.copy()
