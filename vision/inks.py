@@ -26,6 +26,11 @@ BOX_INSET = 0.15  # of each side: the measure keeps to the middle of the index b
 PAPER_MAX_CHROMA = 25.0  # paper is near grey (under a cast too); a bright table is not
 MIN_INK_CONTRAST = 25.0  # L* below the paper's 100, balanced: less is no glyph (blurred past reading, or not an index)
 MIN_INK_CHROMA = 25.0  # a*b* distance of ink from grey, balanced: less is black ink
+# Under a coloured lamp, JPEG's coarse chroma bleeds the lamp's colour from the paper into thin black strokes: balanced,
+# black ink measures up to ~47 in the lamp's own hue (a purple lamp: a third of the spades measured blue). An ink
+# within CAST_HUE_REACH degrees of the lamp's hue counts as coloured only from CAST_MIN_INK_CHROMA (session 48).
+CAST_MIN_INK_CHROMA = 45.0
+CAST_HUE_REACH = 60.0
 # hue angles (degrees, atan2(b*, a*), balanced) of blue and of green ink; measured 10th-90th percentile: blue -77 to
 # -54, green 133 to 156, red 15 to 40
 BLUE_ANGLES = (-110.0, -30.0)
@@ -132,23 +137,29 @@ def _inks_and_papers(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> lis
     return [None if window is None else next(measures) for window in windows]
 
 
-def survey_inks(image: np.ndarray, boxes: Iterable[Iterable[float]]) -> tuple[list[str | None], np.ndarray | None]:
+def survey_inks(image: np.ndarray, boxes: Iterable[Iterable[float]], cast_hue: float | None = None
+                ) -> tuple[list[str | None], np.ndarray | None]:
     """Each box's ink ('black', 'red', 'blue', 'green' or 'other'; None where it shows no glyph) and the cards'
     paper (BGR; None where no box shows one): the median paper of all the boxes, which each ink is balanced to
-    (one box's lightest pixels may be a coloured table, and a photo's brightest ones a lamp or the table)."""
+    (one box's lightest pixels may be a coloured table, and a photo's brightest ones a lamp or the table).
+    `cast_hue`: the hue of a coloured lamp the photo was taken under (vision.casts.cast_hue), if any."""
     measures = _inks_and_papers(image, list(boxes))
     found = [m for m in measures if m is not None]
     if not found:
         return [None] * len(measures), None
     paper = np.median([p for _, p in found], axis=0)
     inks = iter(_balanced_lab(np.array([ink for ink, _ in found]), paper))
-    return [None if m is None else ink_name(next(inks)[1:]) for m in measures], paper
+    return [None if m is None else ink_name(next(inks)[1:], cast_hue) for m in measures], paper
 
 
-def ink_name(colour: np.ndarray) -> str:
-    """'black', 'red', 'blue', 'green' or 'other' for an ink's (a*, b*) balanced to the paper."""
+def ink_name(colour: np.ndarray, cast_hue: float | None = None) -> str:
+    """'black', 'red', 'blue', 'green' or 'other' for an ink's (a*, b*) balanced to the paper; under a lamp of hue
+    `cast_hue`, an ink near that hue is black unless it is coloured past what the lamp bleeds into black ink."""
     a, b = float(colour[0]), float(colour[1])
-    if np.hypot(a, b) < MIN_INK_CHROMA:
+    chroma = float(np.hypot(a, b))
+    if chroma < MIN_INK_CHROMA:
+        return "black"
+    if cast_hue is not None and chroma < CAST_MIN_INK_CHROMA and _hue_distance(a, b, cast_hue) <= CAST_HUE_REACH:
         return "black"
     blue, green = _blue_and_green(np.asarray(a), np.asarray(b), (0.0, 0.0))  # chroma checked above
     if blue:
@@ -156,6 +167,11 @@ def ink_name(colour: np.ndarray) -> str:
     if green:
         return "green"
     return "red" if -30.0 < float(np.degrees(np.arctan2(b, a))) < 100.0 else "other"
+
+
+def _hue_distance(a: float, b: float, hue: float) -> float:
+    """Degrees between the hue angle of (a*, b*) and `hue`, 0-180."""
+    return abs((float(np.degrees(np.arctan2(b, a))) - hue + 180.0) % 360.0 - 180.0)
 
 
 def _blue_and_green(a: np.ndarray, b: np.ndarray, min_chroma: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:

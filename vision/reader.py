@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards import EXPECTED_CARDS, IndexReading, readings_into, readings_out_of
-from vision.casts import PAPER_MIN_PROBABILITY, balanced_to_paper, paper_colour, shows_cast
+from vision.casts import PAPER_MIN_PROBABILITY, Cast, balanced_to_paper, cast_hue, paper_colour, shows_cast
 from vision.classifier import SCALE_VOTE, SCALE_VOTE_MIN_PX, IndexClassifier
 from vision.deblur import restored
 from vision.decode import check_limits, decode_photo
@@ -129,12 +129,11 @@ class CardReader:
         restore_follows = line is not None and self.sharpen_blurred
         image = photo.image
         result = self._read_image(image, reduction, loose, timings, second_look=not restore_follows)
-        balanced = None
+        cast = None
         if self.balance_casts:
-            result, image, balanced = self._balanced_read(result, image, reduction, loose, timings, restore_follows)
+            result, image, cast = self._balanced_read(result, image, reduction, loose, timings, restore_follows)
         if self.read_four_colours:
-            result, image = self._two_colour_read(result, image, reduction, loose, timings, restore_follows,
-                                                  balanced)
+            result, image = self._two_colour_read(result, image, reduction, loose, timings, restore_follows, cast)
         start = time.perf_counter()
         blurred = self._blur_warning(image, result.readings, line)
         timings["sharpness"] = measured_ms + (time.perf_counter() - start) * 1000
@@ -152,8 +151,8 @@ class CardReader:
 
     def _balanced_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
                        timings: dict[str, float], restore_follows: bool
-                       ) -> tuple[ReadResult, np.ndarray, np.ndarray | None]:
-        """The read, the picture the later reads start from and the balanced picture (None without a cast): when the
+                       ) -> tuple[ReadResult, np.ndarray, Cast | None]:
+        """The read, the picture the later reads start from and the cast (None without one): when the
         paper at the indices found shows a strong colour cast (vision.casts), the photo balanced to it and read again,
         kept unless fewer of its marks are named surely. Marks, not cards: under the cast the first read names red
         indices black just as surely, and one card's two corners named two codes count as two cards where the balanced
@@ -167,12 +166,13 @@ class CardReader:
         balanced = balanced_to_paper(image, paper)
         second = self._read_image(balanced, reduction, loose, {}, second_look=not restore_follows)
         timings[BALANCED_READ] = (time.perf_counter() - start) * 1000
+        cast = Cast(balanced, cast_hue(paper))
         if self._sure_marks(second) < self._sure_marks(result):
-            return result, image, balanced
-        return self._kept(second, result, BALANCED_READ), balanced, balanced
+            return result, image, cast
+        return self._kept(second, result, BALANCED_READ), balanced, cast
 
     def _two_colour_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,
-                         timings: dict[str, float], restore_follows: bool, balanced: np.ndarray | None = None
+                         timings: dict[str, float], restore_follows: bool, cast: Cast | None = None
                          ) -> tuple[ReadResult, np.ndarray]:
         """The read and the picture the later reads start from: when the indices found show a four-colour deck's
         inks (vision.inks), the photo turned two-colour around them and read again, kept when its blue indices are
@@ -180,21 +180,24 @@ class CardReader:
         it names at least as many cards surely (the first read names blue diamonds as spades just as surely; loose
         cards: or as many marks, _names_fewer) — or the read so far names its sure indices against their inks
         (inks_contradict: it is wrong there, and a card the two-colour read names less surely is left unsure, warned).
-        Under a colour cast (`balanced`: the photo balanced to its paper, whether or not that read was kept) the
-        inks are measured and the view made on the balanced picture: under the lamp itself a four-colour deck's
-        black ink measured blue or red and its blue diamonds stayed spades (session 47)."""
+        Under a colour `cast` (the photo balanced to its paper, whether or not that read was kept) the inks are
+        measured and the view made on the balanced picture: under the lamp itself a four-colour deck's black ink
+        measured blue or red and its blue diamonds stayed spades (session 47); and inks near the lamp's hue must be
+        more coloured to count (vision.inks.ink_name: the lamp's colour bleeds into black ink; session 48)."""
         start = time.perf_counter()
         unturned = image  # what later reads start from unless this read is kept
-        if balanced is not None:
-            image = balanced
-        names, paper = survey_inks(image, [r.box for r in result.readings])
+        hue = None
+        if cast is not None:
+            image, hue = cast
+        names, paper = survey_inks(image, [r.box for r in result.readings], hue)
         timings["inks"] = (time.perf_counter() - start) * 1000
         if paper is None or not shows_four_colours(names, [r.probability for r in result.readings]):
             return result, unturned
         start = time.perf_counter()
         recoloured = two_colour_view(image, paper, [r.box for r in result.readings])
         second = self._read_image(recoloured, reduction, loose, {}, second_look=not restore_follows)
-        agree = inks_agree(survey_inks(image, [r.box for r in second.readings])[0], [r.code for r in second.readings])
+        agree = inks_agree(survey_inks(image, [r.box for r in second.readings], hue)[0],
+                           [r.code for r in second.readings])
         timings[TWO_COLOUR_READ] = (time.perf_counter() - start) * 1000
         sure = [(name, r.code) for name, r in zip(names, result.readings) if r.probability >= self.min_card_confidence]
         read_so_far_contradicts = inks_contradict([name for name, _ in sure], [code for _, code in sure])

@@ -5,7 +5,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.casts import BALANCE_TARGET_RATIO, CAST_MIN_RATIO, balanced_to_paper, cast_ratio, paper_colour, shows_cast
+from vision.casts import (BALANCE_TARGET_RATIO, CAST_MIN_RATIO, balanced_to_paper, cast_hue, cast_ratio, paper_colour,
+                          shows_cast)
 from vision.evaluation.views import COLOURED_LIGHTS
 
 PAPER = (225, 232, 240)  # BGR: a slightly warm white
@@ -51,6 +52,18 @@ def test_only_a_strong_cast_on_paper_bright_enough_is_balanced(paper, cast):
 
 def test_the_threshold_lies_between_white_light_and_a_red_lamp():
     assert cast_ratio(np.array(PAPER, float)) > CAST_MIN_RATIO > cast_ratio(np.array(PAPER) * RED_LAMP)
+
+
+def test_a_green_lamp_is_a_cast_too():
+    """Session 48: the green lamp's paper (~0.56) was not called a cast at 0.5, and a four-colour deck's blue
+    diamonds under it were named spades without any warning."""
+    assert shows_cast(np.array(PAPER) * dict(COLOURED_LIGHTS)["green lamp"])
+
+
+@pytest.mark.parametrize("lamp, low, high", [("red lamp", 15, 70), ("amber lamp", 60, 100), ("purple lamp", -70, -30),
+                                             ("deep blue lamp", -100, -55), ("green lamp", 110, 170)])
+def test_the_lamp_s_hue_is_read_off_its_paper(lamp, low, high):
+    assert low < cast_hue(np.array(PAPER) * dict(COLOURED_LIGHTS)[lamp]) < high
 
 
 def test_balancing_brings_the_paper_back_to_a_photo_s_balance_and_gives_red_ink_its_colour_back():

@@ -5,6 +5,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.casts import balanced_to_paper, cast_hue, paper_colour, shows_cast
+from vision.evaluation.views import COLOURED_LIGHTS
 from vision.inks import (ink_name, inks_agree, inks_contradict, shows_four_colours, survey_inks,
                         two_colour_view)
 
@@ -59,6 +61,42 @@ def test_ink_names_by_hue_angle_and_black_below_the_chroma_floor():
     assert ink_name(np.array([20.0, -60.0])) == "blue"
     assert ink_name(np.array([-40.0, 35.0])) == "green"
     assert ink_name(np.array([-20.0, -40.0])) == "other"
+
+
+def test_under_a_lamp_an_ink_near_its_hue_must_be_more_coloured_to_count():
+    purple = -47.0  # the purple lamp's hue on the paper (vision.casts.cast_hue)
+    bled_black = np.array([26.0, -19.0])  # chroma 32 at -36 degrees: black ink the lamp's colour bled into
+    assert ink_name(bled_black) == "blue"
+    assert ink_name(bled_black, purple) == "black"
+    assert ink_name(np.array([45.0, -60.0]), purple) == "blue"  # chroma 75: a blue diamond stays blue
+    assert ink_name(bled_black, 140.0) == "blue"  # a green lamp bleeds green, not blue
+    assert ink_name(np.array([-25.0, 20.0]), 140.0) == "black"  # ...and leaves black ink measuring green black
+    assert ink_name(np.array([40.0, 30.0]), purple) == "red"  # red lies far from the lamp's hue
+
+
+def _small_glyphs(inks: list[str], cast: tuple[float, float, float]) -> tuple[np.ndarray, list[tuple]]:
+    """Small index-sized eights (~20 px tall, 2 px strokes) on cards of paper under a lamp, saved as a phone saves a
+    photo (JPEG quality 90, chroma at half resolution). Returns the decoded picture and the index boxes."""
+    image = np.full((120, 40 * len(inks) + 20, 3), (40, 130, 40), np.uint8)
+    boxes = []
+    for i, name in enumerate(inks):
+        x = 10 + 40 * i
+        cv2.rectangle(image, (x, 10), (x + 34, 110), PAPER, -1)
+        cv2.putText(image, "8", (x + 6, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.8, INKS[name], 2, cv2.LINE_AA)
+        boxes.append((x + 3, 15, x + 25, 45))
+    image = np.clip(image * np.array(cast), 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR), boxes
+
+
+def test_a_purple_lamp_s_colour_bled_into_small_black_glyphs_is_not_taken_for_blue_ink():
+    """Session 48: JPEG keeps colour at half resolution, so a thin black stroke takes some of the purple paper's
+    colour; balanced to the paper it measured blue, and a four-colour deck's spades counted as blue diamonds."""
+    image, boxes = _small_glyphs(["black", "blue", "black", "black"], dict(COLOURED_LIGHTS)["purple lamp"])
+    paper = paper_colour(image, boxes)
+    assert paper is not None and shows_cast(paper)
+    balanced = balanced_to_paper(image, paper)
+    assert survey_inks(balanced, boxes)[0].count("blue") == 4  # without the lamp's hue: every black eight is blue
+    assert survey_inks(balanced, boxes, cast_hue(paper))[0] == ["black", "blue", "black", "black"]
 
 
 def test_a_deck_is_four_colour_when_enough_of_its_indices_are_blue_or_green():

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.casts import cast_hue
 from vision.crops import CLASS_NAMES, index_crop
 from vision.decode import decode_photo
 from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING
@@ -895,11 +896,17 @@ def test_under_a_cast_the_two_colour_view_is_made_from_the_balanced_picture_even
         blank["picture"] = np.full_like(picture, 255)
         return blank["picture"]
 
-    viewed, later = [], []
+    viewed, later, hues = [], [], []
+
+    def survey(picture, boxes, cast_hue=None):
+        hues.append(cast_hue)
+        return ["black"] * len(list(boxes)), np.full(3, 200.0)
+
+    lamp_paper = np.array([220.0, 80.0, 150.0])  # BGR: white paper under a purple lamp
+    monkeypatch.setattr("vision.reader.paper_colour", lambda picture, boxes: lamp_paper)
     monkeypatch.setattr("vision.reader.shows_cast", lambda paper: True)
     monkeypatch.setattr("vision.reader.balanced_to_paper", balanced)
-    monkeypatch.setattr("vision.reader.survey_inks", lambda picture, boxes: (["black"] * len(list(boxes)),
-                                                                             np.full(3, 200.0)))
+    monkeypatch.setattr("vision.reader.survey_inks", survey)
     monkeypatch.setattr("vision.reader.shows_four_colours", lambda names, probabilities=None: True)
     monkeypatch.setattr("vision.reader.two_colour_view",
                         lambda picture, paper, boxes: viewed.append(picture) or picture)
@@ -913,6 +920,8 @@ def test_under_a_cast_the_two_colour_view_is_made_from_the_balanced_picture_even
     assert read.kept_reads == [] and read.to_dict()["rows"] == as_rows(rows)
     assert len(viewed) == 1 and viewed[0] is blank["picture"]
     assert len(later) == 1 and later[0] is not blank["picture"] and later[0].shape == blank["picture"].shape
+    # both ink surveys name the inks knowing the lamp's hue (session 48: its colour bleeds into black ink)
+    assert hues == [cast_hue(lamp_paper)] * 2
 
 
 VIEW_SENTINEL = (1, 2, 3)  # the stand-in two-colour view marks its top-left pixel so the classifier can tell
@@ -953,7 +962,7 @@ def test_a_two_colour_read_naming_a_card_less_surely_is_kept_where_the_first_rea
     def centre(box):
         return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
 
-    def survey(picture, boxes):  # the diamond's two corners in blue ink, the rest black, on white paper
+    def survey(picture, boxes, cast_hue=None):  # the diamond's two corners in blue ink, the rest black, on white paper
         on_blue = [any(np.abs(centre(box) - centre(marker)).max() < 5 for marker in blue) for box in boxes]
         return ["blue" if found else "black" for found in on_blue], np.full(3, 250.0)
 
