@@ -26,10 +26,13 @@ BOX_INSET = 0.15  # of each side: the measure keeps to the middle of the index b
 PAPER_MAX_CHROMA = 25.0  # paper is near grey (under a cast too); a bright table is not
 MIN_INK_CONTRAST = 25.0  # L* below the paper's 100, balanced: less is no glyph (blurred past reading, or not an index)
 MIN_INK_CHROMA = 25.0  # a*b* distance of ink from grey, balanced: less is black ink
-# Under a coloured lamp, JPEG's coarse chroma bleeds the lamp's colour from the paper into thin black strokes: balanced,
-# black ink measures up to ~47 in the lamp's own hue (a purple lamp: a third of the spades measured blue). An ink
-# within CAST_HUE_REACH degrees of the lamp's hue counts as coloured only from CAST_MIN_INK_CHROMA (session 48).
+# Under a coloured lamp, JPEG's coarse chroma bleeds the lamp's colour from the paper into thin strokes: balanced,
+# black ink measures up to ~47 in the lamp's own hue (a purple lamp: a third of the spades measured blue), and an ink
+# of the opposite hue loses as much (an amber lamp: 88 of 230 blue diamonds measured under 25). Within CAST_HUE_REACH
+# degrees of the lamp's hue an ink counts as coloured only from CAST_MIN_INK_CHROMA; within it of the opposite hue,
+# from CAST_OPPOSITE_MIN_CHROMA (session 48).
 CAST_MIN_INK_CHROMA = 45.0
+CAST_OPPOSITE_MIN_CHROMA = 15.0
 CAST_HUE_REACH = 60.0
 # hue angles (degrees, atan2(b*, a*), balanced) of blue and of green ink; measured 10th-90th percentile: blue -77 to
 # -54, green 133 to 156, red 15 to 40
@@ -154,12 +157,19 @@ def survey_inks(image: np.ndarray, boxes: Iterable[Iterable[float]], cast_hue: f
 
 def ink_name(colour: np.ndarray, cast_hue: float | None = None) -> str:
     """'black', 'red', 'blue', 'green' or 'other' for an ink's (a*, b*) balanced to the paper; under a lamp of hue
-    `cast_hue`, an ink near that hue is black unless it is coloured past what the lamp bleeds into black ink."""
+    `cast_hue`, an ink near that hue is black unless it is coloured past what the lamp bleeds into black ink, and an
+    ink of the opposite hue is coloured from less chroma (the bleed took some of it)."""
     a, b = float(colour[0]), float(colour[1])
     chroma = float(np.hypot(a, b))
-    if chroma < MIN_INK_CHROMA:
-        return "black"
-    if cast_hue is not None and chroma < CAST_MIN_INK_CHROMA and _hue_distance(a, b, cast_hue) <= CAST_HUE_REACH:
+    if cast_hue is None:
+        floor = MIN_INK_CHROMA
+    elif _hue_distance(a, b, cast_hue) <= CAST_HUE_REACH:
+        floor = CAST_MIN_INK_CHROMA
+    elif _hue_distance(a, b, cast_hue + 180.0) <= CAST_HUE_REACH:
+        floor = CAST_OPPOSITE_MIN_CHROMA
+    else:
+        floor = MIN_INK_CHROMA
+    if chroma < floor:
         return "black"
     blue, green = _blue_and_green(np.asarray(a), np.asarray(b), (0.0, 0.0))  # chroma checked above
     if blue:

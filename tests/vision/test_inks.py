@@ -74,6 +74,15 @@ def test_under_a_lamp_an_ink_near_its_hue_must_be_more_coloured_to_count():
     assert ink_name(np.array([40.0, 30.0]), purple) == "red"  # red lies far from the lamp's hue
 
 
+def test_under_a_lamp_an_ink_of_the_opposite_hue_counts_from_less_chroma():
+    amber = 80.0  # an amber lamp's hue; its bleed takes yellow's opposite, blue, out of a blue diamond
+    dull_blue = np.array([10.0, -17.0])  # chroma 20 at -60 degrees
+    assert ink_name(dull_blue) == "black"
+    assert ink_name(dull_blue, amber) == "blue"
+    assert ink_name(dull_blue * 0.6, amber) == "black"  # chroma 12: black ink's noise, not a dull blue
+    assert ink_name(np.array([-15.0, 12.0]), amber) == "black"  # chroma 19 towards green: not opposite amber
+
+
 def _small_glyphs(inks: list[str], cast: tuple[float, float, float]) -> tuple[np.ndarray, list[tuple]]:
     """Small index-sized eights (~20 px tall, 2 px strokes) on cards of paper under a lamp, saved as a phone saves a
     photo (JPEG quality 90, chroma at half resolution). Returns the decoded picture and the index boxes."""
