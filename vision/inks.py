@@ -28,7 +28,7 @@ MIN_INK_CONTRAST = 25.0  # L* below the paper's 100, balanced: less is no glyph 
 MIN_INK_CHROMA = 25.0  # a*b* distance of ink from grey, balanced: less is black ink
 # Under a coloured lamp, JPEG's coarse chroma bleeds the lamp's colour from the paper into thin strokes: balanced,
 # black ink measures up to ~47 in the lamp's own hue (a purple lamp: a third of the spades measured blue), and an ink
-# of the opposite hue loses as much (an amber lamp: 88 of 230 blue diamonds measured under 25). Within CAST_HUE_REACH
+# of the opposite hue loses colour (an amber lamp: 88 of 230 blue diamonds measured under 25). Within CAST_HUE_REACH
 # degrees of the lamp's hue an ink counts as coloured only from CAST_MIN_INK_CHROMA; within it of the opposite hue,
 # from CAST_OPPOSITE_MIN_CHROMA (session 48).
 CAST_MIN_INK_CHROMA = 45.0

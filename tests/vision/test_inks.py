@@ -70,7 +70,7 @@ def test_under_a_lamp_an_ink_near_its_hue_must_be_more_coloured_to_count():
     assert ink_name(bled_black, purple) == "black"
     assert ink_name(np.array([45.0, -60.0]), purple) == "blue"  # chroma 75: a blue diamond stays blue
     assert ink_name(bled_black, 140.0) == "blue"  # a green lamp bleeds green, not blue
-    assert ink_name(np.array([-25.0, 20.0]), 140.0) == "black"  # ...and leaves black ink measuring green black
+    assert ink_name(np.array([-25.0, 20.0]), 140.0) == "black"  # chroma 32 at a green lamp's own hue: its bleed
     assert ink_name(np.array([40.0, 30.0]), purple) == "red"  # red lies far from the lamp's hue
 
 

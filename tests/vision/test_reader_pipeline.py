@@ -898,8 +898,8 @@ def test_under_a_cast_the_two_colour_view_is_made_from_the_balanced_picture_even
 
     viewed, later, hues = [], [], []
 
-    def survey(picture, boxes, cast_hue=None):
-        hues.append(cast_hue)
+    def survey(picture, boxes, lamp_hue=None):
+        hues.append(lamp_hue)
         return ["black"] * len(list(boxes)), np.full(3, 200.0)
 
     lamp_paper = np.array([220.0, 80.0, 150.0])  # BGR: white paper under a purple lamp
@@ -962,7 +962,7 @@ def test_a_two_colour_read_naming_a_card_less_surely_is_kept_where_the_first_rea
     def centre(box):
         return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
 
-    def survey(picture, boxes, cast_hue=None):  # the diamond's two corners in blue ink, the rest black, on white paper
+    def survey(picture, boxes, lamp_hue=None):  # the diamond's two corners in blue ink, the rest black, on white paper
         on_blue = [any(np.abs(centre(box) - centre(marker)).max() < 5 for marker in blue) for box in boxes]
         return ["blue" if found else "black" for found in on_blue], np.full(3, 250.0)
 
