@@ -9,6 +9,8 @@ the indices it found show blue or green ink, it reads the photo again with blue 
 Ink is measured on the photo white-balanced to the cards' paper (the median of the index boxes' lightest near-grey
 pixels): each colour divided by the paper's, then CIELAB. A colour cast of the light and a dim exposure both scale ink
 and paper alike, so they cancel: black ink stays grey under a warm lamp, and a dull blue in a dark photo shows as blue.
+Not quite under a strong lamp: JPEG keeps colour at half resolution, so thin strokes take the lamp's colour from the
+paper, which `ink_name` allows for when it is told the lamp's hue (session 48).
 """
 from __future__ import annotations
 

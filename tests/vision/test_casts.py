@@ -55,8 +55,8 @@ def test_the_threshold_lies_between_white_light_and_a_red_lamp():
 
 
 def test_a_green_lamp_is_a_cast_too():
-    """Session 48: the green lamp's paper (~0.56) was not called a cast at 0.5, and a four-colour deck's blue
-    diamonds under it were named spades without any warning."""
+    """Session 48: the green lamp's paper (0.53 here, ~0.56 in the synthetic photos) was not called a cast at 0.5,
+    and a four-colour deck's blue diamonds under it were named spades without any warning."""
     assert shows_cast(np.array(PAPER) * dict(COLOURED_LIGHTS)["green lamp"])
 
 
