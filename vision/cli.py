@@ -1,4 +1,5 @@
-"""`python -m vision read PHOTO [PHOTO ...] [--loose]` and `python -m vision evaluate ...`."""
+"""`python -m vision read PHOTO [PHOTO ...] [--loose]`, `python -m vision evaluate ...` and
+`python -m vision compare REPORT_DIR REPORT_DIR ...`."""
 from __future__ import annotations
 
 import argparse
@@ -50,6 +51,19 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         return EXIT_NO_MODEL
 
 
+def _compare_command(args: argparse.Namespace) -> int:
+    from vision.evaluation.compare import ReportError, compare_lines, load_report
+
+    try:
+        reports = [load_report(Path(folder)) for folder in args.reports]
+    except ReportError as err:
+        print(f"vision compare: {err}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    names = [Path(folder).name or str(folder) for folder in args.reports]
+    print("\n".join(compare_lines(reports, names, only_differences=args.diff)))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m vision", description="Card reader: photos → cards in rows.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -63,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = sub.add_parser("evaluate", help="measure the reader: markdown report + confusion picture")
     add_arguments(evaluate)
     evaluate.set_defaults(func=_evaluate_command)
+    compare = sub.add_parser("compare", help="evaluation reports side by side, and the photos each reads wrong "
+                                             "without any warning that the first does not")
+    compare.add_argument("reports", nargs="+", metavar="REPORT_DIR", help="folders holding report.md (the first is "
+                                                                          "the baseline)")
+    compare.add_argument("--diff", action="store_true", help="only the summary rows whose figures differ")
+    compare.set_defaults(func=_compare_command)
     return parser
 
 
