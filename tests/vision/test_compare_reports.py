@@ -42,7 +42,7 @@ def test_a_written_report_is_read_back_with_its_figures_and_its_silent_photos(tm
                     warned=["0069.jpg: rows wrong (warned: expected 13 cards, found 12)"])
     report = parse_report((folder / "report.md").read_text())
     assert report.summary[("synthetic val photos of every kind", "card recall")] == "0.980"
-    assert list(report.silent["synthetic val photos of every kind"]) == ["0053.jpg"]  # the warned one is not silent
+    assert list(report.silent["synthetic val photos of every kind"]) == ["0053.jpg (scattered)"]  # the warned one is not silent
 
 
 def test_the_comparison_names_new_and_mended_silent_photos_and_only_the_figures_that_moved(tmp_path, models):
@@ -54,7 +54,7 @@ def test_the_comparison_names_new_and_mended_silent_photos_and_only_the_figures_
     assert "| synthetic val photos of every kind | card recall | 0.980 | 0.981 |" in text
     assert "rows exactly right" not in text  # the same in both
     assert "- synthetic val photos of every kind: 1 -> 1" in text
-    assert "  - new: 0187.jpg: rows" in text and "  - mended: 0053.jpg" in text
+    assert "  - new: 0187.jpg: rows" in text and "  - mended: 0053.jpg (scattered)" in text
 
 
 def test_reports_that_agree_say_so(tmp_path, models):
@@ -63,9 +63,12 @@ def test_reports_that_agree_say_so(tmp_path, models):
     assert compare_lines(reports, ["a", "b"])[-1] == "- the same photos in every set"
 
 
-def test_a_photo_name_is_what_comes_before_its_kind_and_colon():
-    assert photo_of("0056.jpg (hand): cards ['2C'] expected ['2C']") == "0056.jpg"
-    assert photo_of("IMG_2396.JPG: ranks ['T'] expected ['9']") == "IMG_2396.JPG"
+def test_a_photo_is_named_with_its_kind_or_view_so_two_views_of_one_photo_count_twice(tmp_path, models):
+    assert photo_of("0056.jpg (hand): cards ['2C'] expected ['2C']") == "0056.jpg (hand)"
+    assert photo_of("IMG_2396.JPG: 1 wrong/missed/extra") == "IMG_2396.JPG"
+    views = ["IMG_2566.JPG (glare spot): 1 wrong/missed/extra", "IMG_2566.JPG (dim and noisy): 1 wrong/missed/extra"]
+    report = parse_report((_write(tmp_path / "views", models, 0.97, views) / "report.md").read_text())
+    assert len(report.silent["synthetic val photos of every kind"]) == 2
 
 
 def test_a_folder_without_a_report_is_a_clear_error(tmp_path, capsys):

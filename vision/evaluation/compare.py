@@ -30,9 +30,9 @@ def set_name(heading: str) -> str:
 
 
 def photo_of(failure: str) -> str:
-    """The photo a failure line names: '0056.jpg (hand): cards [...]' -> '0056.jpg'."""
-    head = failure.split(": ", 1)[0]
-    return re.sub(r" \([^)]*\)$", "", head).strip()
+    """The photo (and its kind or view) a failure line names: '0056.jpg (hand): cards [...]' -> '0056.jpg (hand)'.
+    The view stays: a made-views set lists one photo once for each view read wrong ('IMG_2566.JPG (glare spot)')."""
+    return failure.split(": ", 1)[0].strip()
 
 
 def parse_report(text: str) -> Report:
