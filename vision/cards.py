@@ -105,6 +105,13 @@ def overlap_share(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return w * h / smaller if smaller > 0 else 1.0
 
 
+def same_index(a: IndexReading, b: IndexReading) -> bool:
+    """Whether two readings show the same index: either's centre lies inside the other's box."""
+    def inside(box: tuple[float, ...], point: tuple[float, float]) -> bool:
+        return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+    return inside(a.box, b.centre) or inside(b.box, a.centre)
+
+
 def same_card(a: IndexReading, b: IndexReading, factor: float = SAME_CARD_DISTANCE) -> bool:
     """Whether two indices of the same code are close enough to be the two corners of one card."""
     distance = float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cards import EXPECTED_CARDS, IndexReading, readings_into, readings_out_of
+from vision.cards import EXPECTED_CARDS, IndexReading, readings_into, readings_out_of, same_index
 from vision.casts import PAPER_MIN_PROBABILITY, Cast, balanced_to_paper, cast_hue, paper_colour, shows_cast
 from vision.classifier import SCALE_VOTE, SCALE_VOTE_MIN_PX, IndexClassifier
 from vision.deblur import restored
@@ -221,7 +221,7 @@ class CardReader:
         readings, changed = [], False
         for reading in second.readings:
             surer = max((r for r in plain if r.code == reading.code and r.probability > reading.probability
-                         and _overlapping(r.box, reading.box)), key=lambda r: r.probability, default=None)
+                         and same_index(r, reading)), key=lambda r: r.probability, default=None)
             readings.append(surer or reading)
             changed = changed or surer is not None
         if not changed:
@@ -324,13 +324,6 @@ class CardReader:
         """vision.results.result_of with this reader's thresholds."""
         return result_of(readings, shape, reduction, loose, timings, size, min_card_confidence=self.min_card_confidence,
                          fill_min_confidence=self.fill_min_confidence)
-
-
-def _overlapping(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    """Whether two index boxes show the same index: either's centre inside the other."""
-    def inside(box, point):
-        return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-    return inside(a, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)) or inside(b, ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2))
 
 
 _default_reader: CardReader | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cards import IndexReading, leave_out_repeats, merge_indices, readings_into, readings_out_of
+from vision.cards import IndexReading, leave_out_repeats, merge_indices, readings_into, readings_out_of, same_index
 
 
 def index(code: str, x: float, y: float, probability: float = 0.9, size: float = 40.0) -> IndexReading:
@@ -99,3 +99,10 @@ def test_a_hand_of_its_size_or_fewer_keeps_every_repeat():
     kept, said = leave_out_repeats(cards, warnings, 1)
     assert [c.code for c in kept] == ["KH"] and kept[0].indices[0].probability == 0.9
     assert said == ["card seen twice: KH far apart in a hand of 2; the less sure (0.80) left out"]
+
+
+def test_two_readings_show_the_same_index_when_either_centre_lies_in_the_other_box():
+    big = IndexReading((100.0, 100.0, 140.0, 150.0), "JH", 0.9, 0.9)
+    assert same_index(big, IndexReading((101.0, 101.0, 121.0, 131.0), "JH", 0.6, 0.9))  # shifted, smaller
+    assert same_index(IndexReading((90.0, 90.0, 200.0, 200.0), "JH", 0.6, 0.9), big)  # its centre outside the small one
+    assert not same_index(big, IndexReading((145.0, 100.0, 185.0, 150.0), "9H", 0.9, 0.9))  # the index beside it

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SILENT_HEADING = re.compile(r"^Read wrong without any warning \((\d+)\):$")
+SILENT_HEADING = re.compile(r"^Read wrong without any warning \(\d+\):$")
 DATA_FOLDER = re.compile(r" \(/[^)]*\)$")  # a set's folder, which differs between machines and set versions
 
 
@@ -70,8 +70,9 @@ def load_report(folder: Path) -> Report:
 
 
 def compare_lines(reports: list[Report], names: list[str], only_differences: bool = False) -> list[str]:
-    """Markdown: the summary figures side by side (only the rows that differ), then per set the photos each later
-    report reads wrong without any warning that the first does not, and those it no longer does."""
+    """Markdown: the summary figures side by side (with `only_differences`, only the rows whose figures differ), then
+    per set the photos each later report reads wrong without any warning that the first does not, and those it no
+    longer does."""
     lines = ["| set | measure | " + " | ".join(names) + " |", "| --- | --- |" + " --- |" * len(names)]
     keys = list(dict.fromkeys(key for report in reports for key in report.summary))
     for key in keys:
