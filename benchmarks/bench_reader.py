@@ -24,6 +24,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from vision.decode import MAX_PIXELS, MAX_SINGLE_SCAN_JPEG_PIXELS  # noqa: E402
 from vision.degrade import motion_blur  # noqa: E402
 from vision.looks import DETECTION_SIZES, FAINT_BOX_SCORE  # noqa: E402
 from vision.reader import CLASSIFIER_FILE, DETECTOR_FILE, MODELS_DIR, CardReader  # noqa: E402
@@ -116,8 +117,10 @@ def main() -> None:
         parser.error("--as-is needs --photo")
     if not 0 < args.squeeze <= 1:
         parser.error(f"--squeeze takes a share in (0, 1], got {args.squeeze}")
-    if not 0.1 <= args.megapixels <= 50:
-        parser.error(f"--megapixels takes 0.1 to 50 (the reader's limit), got {args.megapixels}")
+    limit = (MAX_SINGLE_SCAN_JPEG_PIXELS if args.format == "jpg" else MAX_PIXELS) / 1e6
+    if not 0.1 <= args.megapixels <= limit:
+        parser.error(f"--megapixels takes 0.1 to {limit:.0f} for a {args.format} (the reader's limit), "
+                     f"got {args.megapixels}")
     width = round((args.megapixels * 1e6 * 4 / 3) ** 0.5)
     size = (width, round(width * 3 / 4))
 

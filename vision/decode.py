@@ -12,7 +12,11 @@ from vision.errors import CorruptImage, ImageTooLarge
 from vision.imageheader import ImageHeader, read_header
 
 MAX_BYTES = 40 * 1024 * 1024
-MAX_PIXELS = 50_000_000
+MAX_PIXELS = 50_000_000  # the most pixels ever decoded at once (a photo over it is decoded reduced or refused)
+# Phones' 64, 108 and 200 MP modes write single-scan JPEGs, decoded reduced a strip at a time: a 200 MP one at 1/8
+# took 335 ms and 21 MB more than the process had, a progressive one 1.6 s and 580 MB (session 50,
+# docs/reader-decisions.md "huge phone photos"), so only single-scan JPEGs may claim more than MAX_PIXELS.
+MAX_SINGLE_SCAN_JPEG_PIXELS = 210_000_000  # 200 MP sensors write up to 16384 x 12288 (201 MP)
 REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                  8: cv2.IMREAD_REDUCED_COLOR_8}
 
@@ -24,28 +28,33 @@ class DecodedPhoto:
     header: ImageHeader
 
 
-def check_limits(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = MAX_PIXELS) -> ImageHeader:
+def check_limits(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = MAX_PIXELS,
+                 max_single_scan_pixels: int = MAX_SINGLE_SCAN_JPEG_PIXELS) -> ImageHeader:
     """Header of the photo, or a typed error when it is empty, not an image, truncated or too large."""
     if len(data) > max_bytes:
         raise ImageTooLarge(f"the photo is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB")
     header = read_header(data)
-    if header.width * header.height > max_pixels:
-        raise ImageTooLarge(
-            f"the photo claims {header.width}x{header.height} pixels; the limit is {max_pixels / 1e6:.0f} megapixels")
+    limit = max(max_pixels, max_single_scan_pixels) if header.single_scan else max_pixels
+    if header.width * header.height > limit:
+        why = "" if header.single_scan or max_single_scan_pixels <= max_pixels else (
+            f" ({max_single_scan_pixels / 1e6:.0f} for a camera's single-scan JPEG)")
+        raise ImageTooLarge(f"the photo claims {header.width}x{header.height} pixels; the limit is "
+                            f"{limit / 1e6:.0f} megapixels{why}")
     return header
 
 
-def choose_reduction(header: ImageHeader, min_long_side: int) -> int:
+def choose_reduction(header: ImageHeader, min_long_side: int, max_pixels: int = MAX_PIXELS) -> int:
     """Largest reduction (1/2, 1/4, 1/8) that keeps the long side at least `min_long_side`, for every format: a
     49-megapixel PNG read whole took 1.5-1.6 s and peaked at 538-579 MB, over the 500 MB target (session 27,
-    docs/measurements.md; JPEGs were already reduced)."""
-    if min_long_side <= 0:
-        return 1
-    long_side = max(header.width, header.height)
-    for factor in (8, 4, 2):
-        if long_side // factor >= min_long_side:
-            return factor
-    return 1
+    docs/measurements.md; JPEGs were already reduced); and at least enough to decode no more than `max_pixels`
+    (a single-scan JPEG may claim more, check_limits)."""
+    factor = 1
+    if min_long_side > 0:
+        long_side = max(header.width, header.height)
+        factor = next((f for f in (8, 4, 2) if long_side // f >= min_long_side), 1)
+    while factor < 8 and -(-header.width // factor) * -(-header.height // factor) > max_pixels:
+        factor *= 2
+    return factor
 
 
 def apply_orientation(image: np.ndarray, orientation: int) -> np.ndarray:
@@ -68,14 +77,17 @@ def apply_orientation(image: np.ndarray, orientation: int) -> np.ndarray:
 
 
 def decode_photo(data: bytes, *, min_long_side: int = 0, max_bytes: int = MAX_BYTES,
-                 max_pixels: int = MAX_PIXELS) -> DecodedPhoto:
+                 max_pixels: int = MAX_PIXELS, max_single_scan_pixels: int = MAX_SINGLE_SCAN_JPEG_PIXELS
+                 ) -> DecodedPhoto:
     """Decode JPEG/PNG/WebP bytes to an upright BGR image.
 
-    `min_long_side` > 0 allows a reduced JPEG decode whose long side stays at least that long.
+    `min_long_side` > 0 allows a reduced decode whose long side stays at least that long; a single-scan JPEG of more
+    than `max_pixels` (up to `max_single_scan_pixels`) is always decoded reduced to at most `max_pixels`.
     Raises an `ImageError` subclass for anything that is not a readable photo within the limits.
     """
-    header = check_limits(data, max_bytes=max_bytes, max_pixels=max_pixels)
-    reduction = choose_reduction(header, min_long_side)
+    header = check_limits(data, max_bytes=max_bytes, max_pixels=max_pixels,
+                          max_single_scan_pixels=max_single_scan_pixels)
+    reduction = choose_reduction(header, min_long_side, max_pixels)
     flags = REDUCED_FLAGS[reduction] | cv2.IMREAD_IGNORE_ORIENTATION
     buffer = np.frombuffer(data, dtype=np.uint8)
     try:

@@ -14,6 +14,7 @@ from vision.errors import CorruptImage, EmptyImage, NotAnImage, UnsupportedImage
 ORIENTATION_TAG = 0x0112
 # Start-of-frame markers carry the image size (C4 = DHT, C8 = JPG extension, CC = DAC are not frames).
 JPEG_SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+JPEG_SEQUENTIAL_HUFFMAN_MARKERS = {0xC0, 0xC1}  # baseline and extended sequential
 JPEG_STANDALONE_MARKERS = {0x01, *range(0xD0, 0xD8)}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 OTHER_IMAGE_SIGNATURES = {
@@ -28,6 +29,10 @@ class ImageHeader:
     width: int  # as stored, before EXIF orientation
     height: int
     orientation: int = 1  # EXIF orientation 1..8 (1 = as stored)
+    # A sequential JPEG whose first scan holds every colour component (what cameras write): libjpeg decodes it a strip
+    # at a time, so a reduced decode never holds the whole image. Progressive and multi-scan JPEGs buffer every
+    # coefficient of the full image first (~3 bytes a pixel), as PNG and WebP decode whole.
+    single_scan: bool = False
 
 
 def read_header(data: bytes) -> ImageHeader:
@@ -68,6 +73,7 @@ def exif_orientation(tiff: bytes) -> int:
 
 def _read_jpeg(data: bytes) -> ImageHeader:
     pos, size, orientation = 2, None, 1
+    frame_marker, frame_components, scan_components = None, 0, 0
     while True:
         if pos + 4 > len(data):
             raise CorruptImage("the JPEG photo is truncated (ends inside its header)")
@@ -87,9 +93,11 @@ def _read_jpeg(data: bytes) -> ImageHeader:
         if marker in JPEG_SOF_MARKERS and len(segment) >= 5:
             height, width = struct.unpack_from(">HH", segment, 1)
             size = (width, height)
+            frame_marker, frame_components = marker, segment[5] if len(segment) > 5 else 0
         elif marker == 0xE1 and segment.startswith(b"Exif\x00\x00") and orientation == 1:
             orientation = exif_orientation(segment[6:])
         elif marker == 0xDA:  # start of scan: pixel data follows
+            scan_components = segment[0] if segment else 0
             break
         pos += 2 + length
     if size is None or size[0] == 0 or size[1] == 0:
@@ -97,7 +105,8 @@ def _read_jpeg(data: bytes) -> ImageHeader:
     # A complete JPEG ends with EOI after its scan data; a cut-off upload does not.
     if data.rfind(b"\xff\xd9") < pos:
         raise CorruptImage("the JPEG photo is truncated (no end-of-image marker)")
-    return ImageHeader("jpeg", size[0], size[1], orientation)
+    single_scan = frame_marker in JPEG_SEQUENTIAL_HUFFMAN_MARKERS and 0 < frame_components == scan_components
+    return ImageHeader("jpeg", size[0], size[1], orientation, single_scan)
 
 
 def _read_png(data: bytes) -> ImageHeader:

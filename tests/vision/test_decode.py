@@ -121,6 +121,33 @@ def test_pixel_limit_is_configurable():
     assert decode_photo(data, max_pixels=10_000).image.shape == (100, 100, 3)
 
 
+def test_single_scan_jpeg_is_told_from_progressive_and_png():
+    image = marker_image(64, 48)
+    assert read_header(encode(".jpg", image)).single_scan
+    ok, progressive = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    assert ok and not read_header(progressive.tobytes()).single_scan
+    assert not read_header(encode(".png", image)).single_scan
+
+
+def test_single_scan_jpeg_over_the_pixel_limit_is_decoded_reduced_under_it():
+    # a phone's 64-200 MP mode, in miniature: 400x300 with whole decodes limited to 40,000 pixels
+    image = cv2.resize(marker_image(100, 100), (400, 300), interpolation=cv2.INTER_NEAREST)
+    data = encode(".jpg", image)
+    photo = decode_photo(data, max_pixels=40_000, max_single_scan_pixels=120_000)
+    assert photo.reduction == 2 and photo.image.shape == (150, 200, 3)  # 30,000 pixels
+    with pytest.raises(ImageTooLarge, match="400x300"):
+        decode_photo(data, max_pixels=40_000, max_single_scan_pixels=100_000)
+
+
+def test_progressive_jpeg_over_the_pixel_limit_is_refused():
+    # libjpeg holds every coefficient of a progressive JPEG (~3 bytes a pixel) whatever the reduction
+    image = cv2.resize(marker_image(100, 100), (400, 300), interpolation=cv2.INTER_NEAREST)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    assert ok
+    with pytest.raises(ImageTooLarge, match="single-scan JPEG"):
+        decode_photo(data.tobytes(), max_pixels=40_000, max_single_scan_pixels=120_000)
+
+
 def test_byte_limit():
     data = encode(".png", marker_image(100, 100))
     with pytest.raises(ImageTooLarge, match="MB"):
