@@ -677,6 +677,7 @@ def test_a_deck_whose_faces_are_cached_is_available_without_its_svg(tmp_path, mo
     monkeypatch.setattr(decks, "DECKS", [absent])
     monkeypatch.setattr(decks, "PHOTO_DECKS", [])
     monkeypatch.setattr(decks, "RESTYLED_DECKS", [])  # (they are available wherever their base deck is installed)
+    monkeypatch.setattr(decks, "NUMBER_CARD_DECKS", [])
     assert decks.available_decks(tmp_path) == []
     (tmp_path / "absent").mkdir()
     (tmp_path / "absent" / "done.json").write_text("{}")

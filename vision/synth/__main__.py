@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from vision.synth.decks import (DECKS_BY_NAME, DEFAULT_VAL, PHOTO_DECKS, RESTYLED_DECKS, available_decks,
-                                installed_decks)
+from vision.synth.decks import (DECKS_BY_NAME, DEFAULT_VAL, NUMBER_CARD_DECKS, PHOTO_DECKS, RESTYLED_DECKS,
+                                available_decks, installed_decks)
 ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "phototiles", "textcrops", "fontcrops")
 
 
@@ -132,18 +132,23 @@ def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: 
                         cache: Path | None = None, restyled: bool = False) -> tuple[list[str], list[str]]:
     """--decks (comma list, "" = every installed or cached deck) and --val-decks -> (train decks, val decks);
     parser.error on an unknown or missing deck, or when either side is empty. Restyled decks (redrawn indices) are
-    in the default list only with `restyled`, and always train decks."""
+    in the default list only with `restyled`, and always train decks; number-card decks only when named, and always
+    train decks."""
     available = [d.name for d in (installed_decks() if cache is None else available_decks(cache))]
     if restyled:
         available += [d.name for d in RESTYLED_DECKS if d.name not in available and d.path.exists()]
+    partial = {d.name for d in NUMBER_CARD_DECKS}
+    available += [name for name in sorted(partial) if name not in available and DECKS_BY_NAME[name].path.exists()]
     photo = {d.name for d in PHOTO_DECKS}
     redrawn = {d.name for d in RESTYLED_DECKS}
     named_val = [d for d in val_decks.split(",") if d]
     # photo decks (others' photos) are validation decks only: in the default deck list only when --val-decks names them
     wanted = [d for d in decks.split(",") if d] or [d for d in available if (d not in photo or d in named_val)
-                                                     and (d not in redrawn or restyled)]
+                                                     and (d not in redrawn or restyled) and d not in partial]
     if redrawn & set(named_val):
         parser.error("restyled decks are for training only (their index fonts are train fonts)")
+    if partial & set(named_val):
+        parser.error("number-card decks are for training only (their courts or aces are not standard indices)")
     unknown = [d for d in wanted if d not in DECKS_BY_NAME or d not in available]
     if unknown:
         parser.error(f"unknown or missing decks: {', '.join(unknown)}")

@@ -35,6 +35,13 @@ class Deck:
     package: str
     license: str
     corners: int = 2  # corners printed with an index: 2 (top-left, bottom-right) or 4
+    # the cards whose corner index is a standard one (A K Q J 10..2 over a French suit); () = all 52. A deck whose
+    # courts or aces carry other letters (B D K, V D R, 1) teaches the classifier only these (session 50)
+    codes: tuple[str, ...] = ()
+
+    def teaches(self, code: str) -> bool:
+        """Whether this card's index is one the classifier may learn as `code`."""
+        return not self.codes or code in self.codes
 
     @property
     def path(self) -> Path:
@@ -76,6 +83,26 @@ DECKS: list[Deck] = [
     # session 24: a deck printed with four indices (common in real decks) and one whose courts bear a big letter
     Deck("dondorf", "aisleriot", "dondorf.svgz", _GNOME, "GPL-3+", corners=4),
     Deck("kde_jolly_royal", "kde", "svg-jolly-royal/jolly-royal.svgz", _KDE, "GPL-2+"),
+    # session 50: rejected earlier by mistake (atlasnye taken for its Russian twin, anglo_modern for its four-colour
+    # twin; orell never looked at); all 52 corners checked on contact sheets: standard two-colour indices
+    Deck("atlasnye", "aisleriot", "atlasnye.svgz", _GNOME, "GPL-3+"),
+    Deck("anglo_modern", "aisleriot", "anglo_modern.svgz", _GNOME, "GPL-3+"),
+    Deck("orell", "aisleriot", "orell.svgz", _GNOME, "GPL-3+"),
+]
+_NUMBERS = tuple(rank + suit for rank in "23456789T" for suit in "SHDC")
+_ACES, _KINGS = tuple("A" + suit for suit in "SHDC"), tuple("K" + suit for suit in "SHDC")
+# Session 50: decks with other letters on their courts (German B D K, French V D R, Russian В Д К) or aces (1, Т)
+# whose number cards print standard indices in engraved faces the train decks lack; for the classifier's crops only
+# (never a val deck, never in the default list; each card they cannot teach is left out of the crops). guyenne-classic
+# is not here: its number cards are paris's own drawings (docs/synth.md, "Decks").
+NUMBER_CARD_DECKS: list[Deck] = [
+    Deck("berlin", "aisleriot", "berlin.svgz", _GNOME, "GPL-3+", codes=_NUMBERS + _ACES + _KINGS),
+    Deck("lattmann", "aisleriot", "lattmann.svgz", _GNOME, "GPL-3+", codes=_NUMBERS + _ACES + _KINGS),
+    Deck("rheinland", "aisleriot", "rheinland.svgz", _GNOME, "GPL-3+", codes=_NUMBERS + _ACES + _KINGS),
+    Deck("tarocco", "aisleriot", "tarocco.svgz", _GNOME, "GPL-3+", codes=_NUMBERS + _ACES),
+    Deck("ancient_french", "aisleriot", "ancient_french.svgz", _GNOME, "GPL-3+ (SVG header: David Bellot 2005, "
+         "Tony 52 2018, Vincent Bermel 2022)", codes=_NUMBERS),
+    Deck("slavic_costumes", "aisleriot", "slavic_costumes.svgz", _GNOME, "GPL-3+", codes=_NUMBERS),
 ]
 # Decks cut out of others' real photos of single cards (vision.synth.photo_decks): for validation only, never in
 # DECKS (so never trained on), and the photos stay outside the project. The webcam singles are a whole deck (52
@@ -99,7 +126,7 @@ def _restyled(number: int) -> Deck:
 
 
 RESTYLED_DECKS: list[Deck] = [_restyled(number) for number in range(RESTYLED_COUNT)]
-DECKS_BY_NAME = {deck.name: deck for deck in DECKS + PHOTO_DECKS + RESTYLED_DECKS}
+DECKS_BY_NAME = {deck.name: deck for deck in DECKS + PHOTO_DECKS + RESTYLED_DECKS + NUMBER_CARD_DECKS}
 
 
 class DeckError(RuntimeError):
@@ -113,7 +140,7 @@ def installed_decks() -> list[Deck]:
 def available_decks(cache_dir: Path) -> list[Deck]:
     """Decks whose SVG is installed or whose faces are already cached (a machine without the apt packages, e.g. a
     lent GPU machine, generates from a cache carried to it)."""
-    return [deck for deck in DECKS + PHOTO_DECKS + RESTYLED_DECKS
+    return [deck for deck in DECKS + PHOTO_DECKS + RESTYLED_DECKS + NUMBER_CARD_DECKS
             if deck.path.exists() or (cache_dir / deck.name / "done.json").exists()]
 
 

@@ -116,14 +116,18 @@ def render(seed: int, split: str, item: int, blur_share: float
     as the generator picks it), maybe blurred, after a JPEG round trip; the truth of every index; the item's random
     stream; the photo's kind."""
     rng = np.random.default_rng([seed, RNG_KEY, 0 if split == "train" else 1, item])
-    image, sc, _, kind = render_photo(rng, item_deck("photos", split, item), split)
+    faces = item_deck("photos", split, item)
+    image, sc, _, kind = render_photo(rng, faces, split)
     visible = sc.visible_labels()
     if rng.random() < blur_share and visible:
         index_px = float(np.median([max(lab.box[2] - lab.box[0], lab.box[3] - lab.box[1]) for lab in visible]))
         image = unsteady_blur(image, rng, (DEFOCUS_INDEX_SHARE[0] * index_px, DEFOCUS_INDEX_SHARE[1] * index_px),
                               (MOTION_INDEX_SHARE[0] * index_px, MOTION_INDEX_SHARE[1] * index_px))
     image = jpeg_roundtrip(rng, image, (60, 95))
-    truth = [IndexTruth(lab.code, tuple(lab.box), lab.visible >= VISIBLE_FRACTION, lab.suit_visible < SUIT_HIDDEN)
+    # an index the deck cannot teach (a number-card deck's court) counts as covered and suit-visible: a box on it is
+    # skipped, neither named nor `none`
+    truth = [IndexTruth(lab.code, tuple(lab.box), lab.visible >= VISIBLE_FRACTION and faces.deck.teaches(lab.code),
+                        lab.suit_visible < SUIT_HIDDEN and faces.deck.teaches(lab.code))
              for lab in sc.labels if lab.box[2] > lab.box[0] and lab.box[3] > lab.box[1]]
     return image, truth, rng, kind
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -80,16 +80,20 @@ def crops_item(args: tuple[str, int, int, int]) -> dict[str, int]:
     # which would teach the classifier label noise rather than robustness.
     strength = float(np.clip(index_px / 25.0, 0.5, 1.0))
     image = scene.jpeg_roundtrip(rng, scene.photo_effects(rng, sc.image, strength), (30, 96))
-    return save_index_crops(rng, image, sc, Path(config().out) / "crops" / split, item, per_scene, variants)
+    return save_index_crops(rng, image, sc, Path(config().out) / "crops" / split, item, per_scene, variants,
+                            faces.deck.teaches)
 
 
 def save_index_crops(rng: np.random.Generator, image: np.ndarray, sc: scene.Scene, out: Path, item: int,
-                     per_scene: int, variants: int) -> dict[str, int]:
+                     per_scene: int, variants: int, teaches: Callable[[str], bool] | None = None) -> dict[str, int]:
     """Write a picture's crops into out/<class>/: `variants` crops with different box jitter of each visible index
     (cheap extra samples; shuffled, up to per_scene less the `none` share), then about 1 in 6 `none` crops.
+    Indices whose code `teaches` refuses (a number-card deck's courts) give no crop, neither named nor `none`.
     Returns counts per class."""
     visible = sc.visible_labels()
     rng.shuffle(visible)
+    if teaches is not None:  # after the shuffle, so that a full deck's crops stay as they were
+        visible = [lab for lab in visible if teaches(lab.code)]
     n_none = max(1, int(round(per_scene / 6)))
     counts: dict[str, int] = {}
     written = 0

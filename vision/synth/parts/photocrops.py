@@ -61,7 +61,7 @@ def photocrops_item(args: tuple[str, int]) -> dict[str, int]:
         image, sc = low_resolution(rng, image, sc)
     image = scene.jpeg_roundtrip(rng, image, (60, 95))
     return save_index_crops(rng, image, sc, Path(config().out) / "photocrops" / split, item, CROPS_PER_PHOTO,
-                            CROP_VARIANTS)
+                            CROP_VARIANTS, faces.deck.teaches)
 
 
 def make_folders(out: Path) -> None:
