@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import vision
-from vision.decode import apply_orientation, decode_photo
+from vision.decode import apply_orientation, choose_reduction, decode_photo
 from vision.errors import CorruptImage, EmptyImage, ImageError, ImageTooLarge, NotAnImage, UnsupportedImage
 from vision.imageheader import read_header
 
@@ -137,6 +137,20 @@ def test_single_scan_jpeg_over_the_pixel_limit_is_decoded_reduced_under_it():
     assert photo.reduction == 2 and photo.image.shape == (150, 200, 3)  # 30,000 pixels
     with pytest.raises(ImageTooLarge, match="400x300"):
         decode_photo(data, max_pixels=40_000, max_single_scan_pixels=100_000)
+
+
+def test_a_single_scan_jpeg_claiming_200_megapixels_never_holds_them():
+    # a 200 MP phone photo's header on a few bytes of scan: decoded reduced to 1/8 (what the reader asks for), or
+    # refused when it claims more than the single-scan limit
+    data = bytearray(encode(".jpg", np.full((64, 64, 3), 128, np.uint8)))
+    sof = data.find(b"\xff\xc0")
+    data[sof + 5:sof + 9] = struct.pack(">HH", 12000, 16000)
+    photo = decode_photo(bytes(data), min_long_side=1920)
+    assert photo.reduction == 8 and photo.image.shape == (1500, 2000, 3)
+    assert choose_reduction(read_header(bytes(data)), 0) == 2  # asked for the whole photo: 48 MP, under 50
+    data[sof + 5:sof + 9] = struct.pack(">HH", 15000, 20000)
+    with pytest.raises(ImageTooLarge, match="210 megapixels"):
+        decode_photo(bytes(data))
 
 
 def test_progressive_jpeg_over_the_pixel_limit_is_refused():
