@@ -14,7 +14,7 @@ from vision.imageheader import ImageHeader, read_header
 MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000  # the most pixels ever decoded at once (a photo over it is decoded reduced or refused)
 # Phones' 64, 108 and 200 MP modes write single-scan JPEGs, decoded reduced a strip at a time: a 200 MP one at 1/8
-# took 335 ms and 21 MB more than the process had, a progressive one 1.6 s and 580 MB (session 50,
+# took 335 ms and 21 MB more than the process had, a progressive one 1.6 s and 582 MB (session 50,
 # docs/reader-decisions.md "huge phone photos"), so only single-scan JPEGs may claim more than MAX_PIXELS.
 MAX_SINGLE_SCAN_JPEG_PIXELS = 210_000_000  # 200 MP sensors write up to 16384 x 12288 (201 MP)
 REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
@@ -34,12 +34,14 @@ def check_limits(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = M
     if len(data) > max_bytes:
         raise ImageTooLarge(f"the photo is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB")
     header = read_header(data)
-    limit = max(max_pixels, max_single_scan_pixels) if header.single_scan else max_pixels
+    single_scan_limit = max(max_pixels, max_single_scan_pixels)
+    limit = single_scan_limit if header.single_scan else max_pixels
     if header.width * header.height > limit:
-        why = "" if header.single_scan or max_single_scan_pixels <= max_pixels else (
-            f" ({max_single_scan_pixels / 1e6:.0f} for a camera's single-scan JPEG)")
+        # a photo refused under the lower limit is told the higher one a camera's JPEG would have
+        other = ("" if limit == single_scan_limit
+                 else f" ({single_scan_limit / 1e6:.0f} for a camera's single-scan JPEG)")
         raise ImageTooLarge(f"the photo claims {header.width}x{header.height} pixels; the limit is "
-                            f"{limit / 1e6:.0f} megapixels{why}")
+                            f"{limit / 1e6:.0f} megapixels{other}")
     return header
 
 

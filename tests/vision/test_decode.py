@@ -129,10 +129,13 @@ def test_single_scan_jpeg_is_told_from_progressive_and_png():
     assert not read_header(encode(".png", image)).single_scan
 
 
+def _photo_400x300() -> np.ndarray:
+    """A phone's 64-200 MP photo in miniature, for limits of 40,000 pixels a whole decode."""
+    return cv2.resize(marker_image(100, 100), (400, 300), interpolation=cv2.INTER_NEAREST)
+
+
 def test_single_scan_jpeg_over_the_pixel_limit_is_decoded_reduced_under_it():
-    # a phone's 64-200 MP mode, in miniature: 400x300 with whole decodes limited to 40,000 pixels
-    image = cv2.resize(marker_image(100, 100), (400, 300), interpolation=cv2.INTER_NEAREST)
-    data = encode(".jpg", image)
+    data = encode(".jpg", _photo_400x300())
     photo = decode_photo(data, max_pixels=40_000, max_single_scan_pixels=120_000)
     assert photo.reduction == 2 and photo.image.shape == (150, 200, 3)  # 30,000 pixels
     with pytest.raises(ImageTooLarge, match="400x300"):
@@ -155,8 +158,7 @@ def test_a_single_scan_jpeg_claiming_200_megapixels_never_holds_them():
 
 def test_progressive_jpeg_over_the_pixel_limit_is_refused():
     # libjpeg holds every coefficient of a progressive JPEG (~3 bytes a pixel) whatever the reduction
-    image = cv2.resize(marker_image(100, 100), (400, 300), interpolation=cv2.INTER_NEAREST)
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    ok, data = cv2.imencode(".jpg", _photo_400x300(), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
     assert ok
     with pytest.raises(ImageTooLarge, match="single-scan JPEG"):
         decode_photo(data.tobytes(), max_pixels=40_000, max_single_scan_pixels=120_000)

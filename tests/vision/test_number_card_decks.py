@@ -22,6 +22,7 @@ def test_a_number_card_deck_teaches_only_its_standard_indices():
 
 
 def test_number_card_decks_train_only_when_named_and_never_validate(tmp_path, monkeypatch):
+    import vision.synth.__main__ as synth_main
     from vision.synth.__main__ import train_and_val_decks
 
     full, other = (decks.Deck(name, "kde", "none.svgz", "none", "none") for name in ("svg_one", "svg_two"))
@@ -34,9 +35,9 @@ def test_number_card_decks_train_only_when_named_and_never_validate(tmp_path, mo
     monkeypatch.setattr(decks, "PHOTO_DECKS", [])
     monkeypatch.setattr(decks, "RESTYLED_DECKS", [])
     monkeypatch.setattr(decks, "NUMBER_CARD_DECKS", [partial])
-    import vision.synth.__main__ as synth_main
     monkeypatch.setattr(synth_main, "NUMBER_CARD_DECKS", [partial])
     parser = argparse.ArgumentParser()
+    # cached like the others, yet not in the default list
     assert train_and_val_decks(parser, "", "svg_two", tmp_path) == (["svg_one"], ["svg_two"])
     assert train_and_val_decks(parser, "svg_one,numbers_only,svg_two", "svg_two", tmp_path) == (
         ["svg_one", "numbers_only"], ["svg_two"])
