@@ -244,6 +244,24 @@ def per_class_report(confusion: np.ndarray) -> list[dict]:
     return sorted(rows, key=lambda r: r["recall"])
 
 
+def distillation_loss(student_logits: torch.Tensor, teacher_logits: torch.Tensor, temperature: float) -> torch.Tensor:
+    """Hinton's soft-target loss: KL(teacher || student) of the temperature-softened answers, scaled by T² so its
+    gradients keep their size as T changes."""
+    teacher = F.softmax(teacher_logits / temperature, dim=1)
+    student = F.log_softmax(student_logits / temperature, dim=1)
+    return F.kl_div(student, teacher, reduction="batchmean") * temperature ** 2
+
+
+def load_teacher(path: Path) -> torch.nn.Module:
+    """A classifier checkpoint (train_classifier's) in eval mode, its weights frozen."""
+    state = torch.load(path, map_location="cpu", weights_only=False)
+    teacher = build_classifier(state.get("width", 32))
+    teacher.load_state_dict(state["model"])
+    for parameter in teacher.parameters():
+        parameter.requires_grad_(False)
+    return teacher.eval().to(memory_format=torch.channels_last)
+
+
 def freeze_after(model: torch.nn.Module, stages: int) -> list[torch.nn.Module]:
     """Stop every conv stage from `stages` on and the head from learning; returns the frozen modules."""
     if not 0 < stages <= len(model.features):
@@ -282,6 +300,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--train-first", type=int, default=None, metavar="N",
                    help="only the first N conv stages learn (with --init): the rest and the head stay as they were, "
                         "so what the network decides from its early features is kept (session 36: inks of new decks)")
+    p.add_argument("--teacher", type=Path,
+                   help="a classifier checkpoint whose answers on the same augmented crops the model also learns "
+                        "(knowledge distillation): a fine-tune keeps the teacher's doubts where the labels say nothing "
+                        "(session 51: fine-tunes flipped half-covered marks between a card and `none`)")
+    p.add_argument("--distill-weight", type=float, default=0.5,
+                   help="with --teacher: the soft-target loss's share, the labels' cross entropy the rest")
+    p.add_argument("--distill-temperature", type=float, default=2.0, help="with --teacher: softening temperature")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--holdout", type=float, default=0.0,
                    help="validate on this fraction of train instead of crops/val (early runs only)")
@@ -296,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.train_first is not None and (args.resume or args.init is None):
         raise SystemExit("--train-first needs --init and cannot --resume (its optimizer holds only the first stages)")
+    if args.teacher is not None and not (0.0 <= args.distill_weight <= 1.0 and args.distill_temperature > 0):
+        raise SystemExit("--distill-weight must lie in 0..1 and --distill-temperature be positive")
     torch.set_num_threads(TORCH_THREADS)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -362,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"initialised from {args.init}", flush=True)
 
     frozen = freeze_after(model, args.train_first) if args.train_first is not None else []
+    teacher = load_teacher(args.teacher) if args.teacher is not None else None
+    if teacher is not None:
+        print(f"distilling from {args.teacher} (weight {args.distill_weight}, T {args.distill_temperature})", flush=True)
     if frozen:
         optimizer = torch.optim.AdamW([q for q in model.parameters() if q.requires_grad], lr=args.lr,
                                       weight_decay=args.weight_decay)
@@ -400,6 +430,11 @@ def main(argv: list[str] | None = None) -> int:
                 yb = torch.from_numpy(y_train[idx])
                 logits = model(xb)
                 loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+                if teacher is not None:
+                    with torch.no_grad():
+                        teacher_logits = teacher(xb)
+                    loss = ((1.0 - args.distill_weight) * loss + args.distill_weight
+                            * distillation_loss(logits, teacher_logits, args.distill_temperature))
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 optimizer.step()
