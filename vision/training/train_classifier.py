@@ -305,7 +305,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "(knowledge distillation): a fine-tune keeps the teacher's doubts where the labels say nothing "
                         "(session 51: fine-tunes flipped half-covered marks between a card and `none`)")
     p.add_argument("--distill-weight", type=float, default=0.5,
-                   help="with --teacher: the soft-target loss's share, the labels' cross entropy the rest")
+                   help="with --teacher: the soft-target loss's share, the labels' cross entropy the rest (the "
+                        "loss printed each epoch is then the mixture, not comparable with runs without a teacher)")
     p.add_argument("--distill-temperature", type=float, default=2.0, help="with --teacher: softening temperature")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--holdout", type=float, default=0.0,
