@@ -28,3 +28,16 @@ def test_widened_classifier_gives_the_narrow_ones_answers():
 def test_widening_to_a_narrower_width_is_refused():
     with pytest.raises(ValueError, match="narrower"):
         widen_classifier(build_classifier(24), 16)
+
+
+def test_the_widen_command_writes_the_start_train_classifier_widens_to(tmp_path):
+    # the same seed gives the same wider network that train_classifier --init --width starts from, so a run can be
+    # souped with its own start
+    from vision.training.widen import main
+    narrow = build_classifier(16)
+    torch.save({"model": narrow.state_dict(), "classes": ["x"], "width": 16}, tmp_path / "narrow.pt")
+    assert main([str(tmp_path / "narrow.pt"), "24", "7", str(tmp_path / "wide.pt")]) == 0
+    written = torch.load(tmp_path / "wide.pt", weights_only=False)
+    expected = widen_classifier(narrow, 24, seed=7).state_dict()
+    assert written["width"] == 24 and written["classes"] == ["x"]
+    assert all(torch.equal(written["model"][k], expected[k]) for k in expected)

@@ -1,6 +1,8 @@
 """The corner-index crop classifier: a small CNN on 48x48 BGR crops, 53 logits (52 cards + none)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import torch
 from torch import nn
 
@@ -51,6 +53,15 @@ class IndexClassifier(nn.Module):
 
 def build_classifier(width: int = 24) -> IndexClassifier:
     return IndexClassifier(width=width)
+
+
+def classifier_from_checkpoint(state: dict, source: Path) -> IndexClassifier:
+    """The network a train_classifier / export checkpoint holds, at its own width, weights loaded."""
+    if "width" not in state:
+        raise SystemExit(f"{source} is not a classifier checkpoint of this project (it names no width)")
+    model = build_classifier(state["width"])
+    model.load_state_dict(state["model"])
+    return model
 
 
 def param_count(model: nn.Module) -> int:

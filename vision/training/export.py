@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from vision.crops import CLASS_NAMES, CROP_SIZE  # noqa: E402
-from vision.training.classifier_model import build_classifier  # noqa: E402
+from vision.training.classifier_model import classifier_from_checkpoint  # noqa: E402
 
 ONNX_OPSET = 17
 MAX_DETECTOR_BYTES = 15 * 1024 * 1024
@@ -109,9 +109,7 @@ def export_classifier(weights: Path, models_dir: Path) -> dict:
     state = torch.load(weights, map_location="cpu", weights_only=False)
     if state.get("classes") != CLASS_NAMES:
         raise SystemExit(f"{weights} was trained with other classes than vision.crops.CLASS_NAMES")
-    model = build_classifier(state["width"])
-    model.load_state_dict(state["model"])
-    model.eval()
+    model = classifier_from_checkpoint(state, weights).eval()
     models_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = models_dir / "cards_cls.onnx"
     dummy = torch.zeros(2, 3, CROP_SIZE, CROP_SIZE)

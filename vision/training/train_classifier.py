@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from vision.crops import CLASS_NAMES, CROP_SIZE
 from vision.degrade import unsteady_blur
-from vision.training.classifier_model import build_classifier, param_count
+from vision.training.classifier_model import build_classifier, classifier_from_checkpoint, param_count
 from vision.training.widen import widen_classifier
 
 TORCH_THREADS = int(os.environ.get("TRAIN_THREADS", "2"))
@@ -254,9 +254,7 @@ def distillation_loss(student_logits: torch.Tensor, teacher_logits: torch.Tensor
 
 def load_teacher(path: Path) -> torch.nn.Module:
     """A classifier checkpoint (train_classifier's) in eval mode, its weights frozen."""
-    state = torch.load(path, map_location="cpu", weights_only=False)
-    teacher = build_classifier(state.get("width", 32))
-    teacher.load_state_dict(state["model"])
+    teacher = classifier_from_checkpoint(torch.load(path, map_location="cpu", weights_only=False), path)
     for parameter in teacher.parameters():
         parameter.requires_grad_(False)
     return teacher.eval().to(memory_format=torch.channels_last)

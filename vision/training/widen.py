@@ -1,10 +1,19 @@
 """Function-preserving widening of the index classifier (Net2WiderNet, Chen et al. 2015): a wider network
-starts from a trained narrower one with the same outputs, instead of from scratch (many CPU hours)."""
+starts from a trained narrower one with the same outputs, instead of from scratch (many CPU hours).
+
+`train_classifier --init NARROW.pt --width W --seed S` widens its start so; the same start, to soup the run with
+(vision.training.average_weights), is written by
+
+    PYTHONPATH=. python -m vision.training.widen NARROW.pt W S OUT.pt
+"""
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import torch
 
-from vision.training.classifier_model import IndexClassifier, build_classifier
+from vision.training.classifier_model import IndexClassifier, build_classifier, classifier_from_checkpoint
 
 NOISE = 0.01  # relative noise on copied channels, so duplicates can learn apart
 
@@ -39,3 +48,19 @@ def widen_classifier(narrow: IndexClassifier, width: int, seed: int = 0) -> Inde
         linear_new.weight.copy_(linear_old.weight[:, inputs] / counts[inputs].view(1, -1))
         linear_new.bias.copy_(linear_old.bias)
     return wide
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 4:
+        raise SystemExit(__doc__)
+    source, width, seed, out = Path(args[0]), int(args[1]), int(args[2]), Path(args[3])
+    state = torch.load(source, map_location="cpu", weights_only=False)
+    wide = widen_classifier(classifier_from_checkpoint(state, source), width, seed=seed)
+    torch.save({"model": wide.state_dict(), "classes": state.get("classes"), "width": width}, out)
+    print(f"{source} widened {state['width']} -> {width} (seed {seed}): {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
