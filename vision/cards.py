@@ -28,6 +28,9 @@ class IndexReading:
     # the classifier's probabilities of every class for this box (None for readings made otherwise): no read uses
     # them; the evaluation scores the other codes as the multi-label hypotheses ultralytics' validation counts
     class_probabilities: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # a box the detector scored surely that the classifier named `none` unsurely (vision.looks, "unnamed boxes"),
+    # `code` its likeliest card: it never names a card, it only makes the read warn of a mark left out
+    unnamed: bool = False
 
     @property
     def centre(self) -> tuple[float, float]:

@@ -23,7 +23,7 @@ from vision.decode import check_limits, decode_photo
 from vision.detector import IndexDetector
 from vision.inks import inks_agree, inks_contradict, shows_four_colours, survey_inks, two_colour_view
 from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
-                          IndexLooks)
+                          NONE_SURE_PROBABILITY, UNNAMED_BOX_SCORE, IndexLooks)
 from vision.messages import BLURRED_WARNING
 from vision.motion import MotionLine, motion_line
 from vision.results import (BALANCED_READ, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, SHARPENED_READ, STRETCHED_READ,
@@ -72,7 +72,8 @@ class CardReader:
                  scale_vote: tuple[float, ...] = SCALE_VOTE, scale_vote_min_px: float = SCALE_VOTE_MIN_PX,
                  sharpen_blurred: bool = SHARPEN_BLURRED,
                  unsqueeze_short_reads: bool = UNSQUEEZE_SHORT_READS, read_four_colours: bool = READ_FOUR_COLOURS,
-                 balance_casts: bool = BALANCE_CASTS,
+                 balance_casts: bool = BALANCE_CASTS, unnamed_box_score: float = UNNAMED_BOX_SCORE,
+                 none_sure_probability: float = NONE_SURE_PROBABILITY,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
         """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
         self.looks = IndexLooks(
@@ -80,7 +81,8 @@ class CardReader:
             classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE, scale_vote=scale_vote,
                                           scale_vote_min_px=scale_vote_min_px),
             detection_sizes=detection_sizes, score_threshold=score_threshold, faint_box_score=faint_box_score,
-            faint_box_min_probability=faint_box_min_probability, min_card_confidence=min_card_confidence)
+            faint_box_min_probability=faint_box_min_probability, min_card_confidence=min_card_confidence,
+            unnamed_box_score=unnamed_box_score, none_sure_probability=none_sure_probability)
         self.crop_source_long_side = crop_source_long_side
         self.fill_min_confidence = fill_min_confidence
         self.sharpen_blurred = sharpen_blurred

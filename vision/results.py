@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from vision.cards import (EXPECTED_CARDS, SEPARATE_CORNER_OVERLAP, Card, IndexReading, leave_out_repeats,
-                          merge_indices, overlap_share)
+                          merge_indices, overlap_share, same_card, same_index)
 from vision.messages import NO_CARDS_WARNING, UNSURE_MARKS_WARNING
 from vision.rows import ROW_NAMES, group_rows
 
@@ -105,22 +105,39 @@ def doubt_cut_indices(readings: list[IndexReading], shape: tuple[int, ...], min_
 def leave_out_unsure(readings: list[IndexReading], loose: bool, min_card_confidence: float, fill_min_confidence: float
                      ) -> tuple[list[Card], list[str], list[IndexReading]]:
     """Cards of the readings, the warnings, and the readings kept: cards named with less than
-    min_card_confidence are left out and named in one warning, except (rows) those filling a short hand."""
-    cards, warnings = merge_indices(readings)
+    min_card_confidence are left out and named in one warning, except (rows) those filling a short hand. Unnamed
+    readings (vision.looks, "unnamed boxes") name no card; those no named reading accounts for join the warning."""
+    named = [r for r in readings if not r.unnamed]
+    cards, warnings = merge_indices(named)
     unsure = [card for card in cards if card.confidence < min_card_confidence]
-    if not unsure:
-        return cards, warnings, readings
+    lone = _lone_unnamed([r for r in readings if r.unnamed], named)
+    if not unsure and not lone:
+        return cards, warnings, named
     sure = [card for card in cards if card.confidence >= min_card_confidence]
     if not loose:
         filling = _gap_fillers(sure, unsure, EXPECTED_CARDS - len(sure), fill_min_confidence)
         sure += filling
         unsure = [card for card in unsure if all(card is not f for f in filling)]
-    readings = [i for card in sure for i in card.indices]
-    cards, warnings = merge_indices(readings)  # "seen twice" among the cards kept only
+    kept = [i for card in sure for i in card.indices]
+    cards, warnings = merge_indices(kept)  # "seen twice" among the cards kept only
+    unsure += lone
     if unsure:
         warnings.append(f"{UNSURE_MARKS_WARNING}: " + ", ".join(
             f"{card.code}? ({card.confidence:.2f})" for card in unsure[:5]) + (" ..." if len(unsure) > 5 else ""))
-    return cards, warnings, readings
+    return cards, warnings, kept
+
+
+def _lone_unnamed(unnamed: list[IndexReading], named: list[IndexReading]) -> list[Card]:
+    """The unnamed readings no named reading accounts for (none on the same index, none of the same code within a
+    card's reach: its other corner), one mark per index, merged into cards by code."""
+    lone: list[IndexReading] = []
+    for reading in sorted(unnamed, key=lambda r: -r.probability):
+        if any(same_index(reading, other) for other in named + lone):
+            continue
+        if any(other.code == reading.code and same_card(reading, other) for other in named):
+            continue
+        lone.append(reading)
+    return merge_indices(lone)[0]
 
 
 def _assign_rows(result: ReadResult, readings: list[IndexReading]) -> None:

@@ -14,8 +14,9 @@ from vision.crops import CARD_CODES, CLASS_NAMES
 from vision.evaluation import datasets
 from vision.evaluation.views import STEEP_VIEWS, steep_view, steep_view_homography, steep_view_with_boxes
 from vision.evaluation import run as run_module
-from vision.evaluation.evaluators import (NO_WARNING, SILENTLY_NAMED_WRONG, evaluate_detector_tiles, evaluate_rank_boxes,
-                                          evaluate_scenes, evaluate_singles, index_size_bin)
+from vision.evaluation.evaluators import (NO_WARNING, SILENTLY_NAMED_WRONG, WARNED_RIGHT, evaluate_detector_tiles,
+                                          evaluate_rank_boxes, evaluate_scenes, evaluate_singles, index_size_bin,
+                                          warning_kind)
 from vision.reader import CardReader
 
 from conftest import REPO
@@ -687,3 +688,44 @@ def test_the_coloured_light_sets_read_each_photo_under_every_lamp(tmp_path, read
     assert red[2] == 200 and red[0] < red[1] < red[2]  # blue and green dimmed, red kept
     with pytest.raises(ValueError, match="unknown coloured light"):
         coloured(single, "ultraviolet")
+
+
+def test_warning_kinds_drop_their_particulars():
+    assert warning_kind("low confidence: 8H (0.55)") == "low confidence"
+    assert warning_kind("left out unsure marks: TS? (0.36), QS? (0.10)") == "left out unsure marks"
+    assert warning_kind("front row has 2 card(s), expected 3") == "front row has N card"
+    assert warning_kind("expected 13 cards, found 12") == "expected N cards"
+
+
+def test_photos_read_right_count_their_warnings_by_kind(tmp_path, reader):
+    for i in range(4):
+        write_scene(tmp_path, f"{i:04d}", [list(r) for r in deal(i)], 0)
+
+    class WarnsTwice:  # warns on every second photo read, right or not
+        def __init__(self):
+            self.reads = 0
+            self.detector, self.detection_sizes = reader.detector, reader.detection_sizes
+            self.min_card_confidence = reader.min_card_confidence
+
+        def read(self, data, loose=False):
+            read = reader.read(data, loose=loose)
+            if self.reads % 2:
+                read.warnings.append("low confidence: 8H (0.55)")
+            self.reads += 1
+            return read
+
+    quiet = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
+    warned = evaluate_scenes(WarnsTwice(), datasets.load_scenes(tmp_path), "drawn")
+    assert quiet.numbers[WARNED_RIGHT] == 0.0 and quiet.read_right == 4
+    assert warned.numbers[WARNED_RIGHT] == pytest.approx(2 / 4)
+    assert warned.warned_right == {"low confidence": 2}
+    assert "Warnings on photos read right (2 of 4 warned" in "\n".join(run_module._section(warned, None))
+
+
+def test_a_photo_read_wrong_does_not_count_among_those_read_right_but_warned(tmp_path, reader):
+    path, card_box = two_card_photo(tmp_path)
+    right = [{"rank": "Q", "box": card_box("QH")}, {"rank": "9", "box": card_box("9C")}]
+    missed = right + [{"rank": "A", "box": [0, 0, 60, 60]}]
+    result = evaluate_rank_boxes(reader, [(path, right), (path, missed)], "drawn multi")
+    assert result.read_right == 1 and result.photos == 2
+    assert result.numbers[WARNED_RIGHT] == 0.0

@@ -188,6 +188,48 @@ def test_a_closer_look_that_names_fewer_cards_surely_is_not_kept():
     assert read.to_dict()["rows"] == as_rows(rows) and read.warnings == []
 
 
+@pytest.mark.parametrize("rule_on", [True, False])
+def test_a_mark_the_first_look_saw_and_the_closer_look_missed_is_still_warned(rule_on):
+    """A far layout read loose: the first look (the whole photo) sees one card's corners but names them unsurely; the
+    closer look, which replaces it, misses them. With the unnamed-box rule the mark stays as an unnamed reading and
+    is warned of; without it the card vanishes without a word (session 52, the real decks' 0179)."""
+    rows = deal(13)
+    image, _ = render(rows, scale=0.45, angle=20)
+    missed = rows[1][2]
+
+    class MissesOneCardCloser(MarkerDetector):
+        def detect(self, picture, long_side, *, score_threshold=None):
+            boxes, scores = super().detect(picture, long_side)
+            if picture.shape[:2] != image.shape[:2]:
+                keep = [not _shows(picture, box, missed) for box in boxes]
+                boxes, scores = boxes[keep], scores[keep]
+            return boxes, scores
+
+    class UnsureOfItInTheWholePhoto(ColourClassifier):
+        def probabilities(self, picture, boxes):
+            out = super().probabilities(picture, boxes)
+            if picture.shape[:2] == image.shape[:2]:
+                for row, box in enumerate(boxes):
+                    if _shows(picture, box, missed):
+                        out[row] = 0.74 / (len(CLASS_NAMES) - 1)
+                        out[row, CLASS_NAMES.index(missed)] = 0.26
+            return out
+
+    settings = dict(unnamed_box_score=0.5, none_sure_probability=0.6) if rule_on else {}
+    read = CardReader(detector=MissesOneCardCloser(), classifier=UnsureOfItInTheWholePhoto(), **settings).read(
+        jpeg(image), loose=True)
+    assert read.detection_size > 640  # the closer look was kept
+    assert sorted(c.code for c in read.cards) == sorted(code for row in rows for code in row if code != missed)
+    warned = [w for w in read.warnings if w.startswith("left out unsure marks")]
+    assert warned == ([f"left out unsure marks: {missed}? (0.45)"] if rule_on else [])
+
+
+def _shows(picture, box, code) -> bool:
+    """Whether a drawn marker box shows `code`'s colour at its centre."""
+    x, y = int((box[0] + box[2]) / 2), int((box[1] + box[3]) / 2)
+    return bool(np.abs(picture[y, x].astype(int) - np.array(code_colour(code))).max() <= 8)
+
+
 def test_nothing_found_tries_the_larger_size():
     class FindsOnlyLarge:
         score_threshold = 0.25
@@ -244,6 +286,92 @@ def test_a_faint_box_is_kept_only_where_the_classifier_names_it_plainly(probabil
     assert sorted(c.code for c in read.cards) == (["KS", "QH"] if kept else ["QH"])
     # the box under the faint score is never classified, however plainly it would be named
     assert all(r.detector_score >= 0.1 for r in read.readings)
+
+
+@pytest.mark.parametrize("score, none_probability, warned", [
+    (0.7, 0.45, True),   # a sure box the classifier barely calls `none`: a half-seen index, warned
+    (0.3, 0.45, False),  # a doubtful box: art or text, dropped as before
+    (0.7, 0.65, False),  # `none` named surely: dropped
+])
+def test_a_sure_box_named_none_unsurely_is_left_out_as_an_unsure_mark(score, none_probability, warned):
+    """A box the detector scores at least unnamed_box_score but the classifier names `none` less surely than
+    none_sure_probability becomes its likeliest card, named no more surely than half the unsure threshold: the loose
+    read leaves it out and says so instead of missing the card without a word."""
+    class TwoBoxes:
+        def detect(self, image, long_side, *, score_threshold=None):
+            return (np.array([[100, 100, 160, 180], [400, 100, 460, 180]], np.float32),
+                    np.array([0.9, score], np.float32))
+
+    class SecondBoxUnnamed:
+        def probabilities(self, image, boxes):
+            out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+            for row, box in enumerate(boxes):
+                if box[0] < 300:
+                    out[row, CLASS_NAMES.index("QH")] = 1.0
+                else:  # `none` first, TS second, unless `none` is sure
+                    out[row, -1] = none_probability
+                    out[row, CLASS_NAMES.index("TS")] = 0.4
+                    out[row, CLASS_NAMES.index("9S")] = 1.0 - none_probability - 0.4
+            return out
+
+    read = CardReader(detector=TwoBoxes(), classifier=SecondBoxUnnamed(), unnamed_box_score=0.5,
+                      none_sure_probability=0.6).read(jpeg(np.full((600, 900, 3), 90, np.uint8)), loose=True)
+    assert [c.code for c in read.cards] == ["QH"]
+    unsure = [w for w in read.warnings if w.startswith("left out unsure marks")]
+    assert unsure == (["left out unsure marks: TS? (0.35)"] if warned else [])
+
+
+def test_two_corners_of_an_unnamed_card_are_one_mark_and_name_no_card():
+    """Two sure boxes of one card, each named `none` just before TS: one mark in the warning (their two corners
+    merged), and no card named from indices that lost to `none`."""
+    class TwoCorners:
+        def detect(self, image, long_side, *, score_threshold=None):
+            return (np.array([[100, 100, 160, 180], [300, 400, 360, 480]], np.float32), np.array([0.9, 0.9], np.float32))
+
+    class UnnamedTS:
+        def probabilities(self, image, boxes):
+            out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+            out[:, -1], out[:, CLASS_NAMES.index("TS")] = 0.55, 0.45
+            return out
+
+    read = CardReader(detector=TwoCorners(), classifier=UnnamedTS(), unnamed_box_score=0.5,
+                      none_sure_probability=0.6).read(jpeg(np.full((600, 900, 3), 90, np.uint8)), loose=True)
+    assert read.cards == []
+    assert [w for w in read.warnings if w.startswith("left out unsure marks")] == ["left out unsure marks: TS? (0.58)"]
+
+
+def test_an_unnamed_box_a_card_accounts_for_neither_moves_the_card_nor_warns(reader):
+    """A layout read right, plus a sure box on the face of one of its cards that the classifier calls `none` with
+    that card's code second: the card read elsewhere accounts for it, so the rows and their order stay as they
+    were and nothing is warned (session 52: merged into the card, such a mark moved it and swapped a row's order)."""
+    rows = deal(11)
+    image, where = render(rows)
+    code = rows[1][2]
+    (x1, y1, x2, y2) = where[code][0]
+    stray = np.array([[x1 + 60, y1 + 40, x2 + 60, y2 + 40]], np.float32)  # on the card's face, beside its index
+
+    class WithStrayBox(MarkerDetector):
+        def detect(self, image, long_side, *, score_threshold=None):
+            boxes, scores = super().detect(image, long_side, score_threshold=score_threshold)
+            return np.vstack([boxes, stray]), np.append(scores, np.float32(0.9))
+
+    class StrayUnnamed(ColourClassifier):
+        def probabilities(self, image, boxes):
+            out = super().probabilities(image, boxes)
+            for row, box in enumerate(boxes):
+                if abs(box[0] - stray[0, 0]) < 2 and abs(box[1] - stray[0, 1]) < 2:
+                    out[row] = 0.0
+                    out[row, -1], out[row, CLASS_NAMES.index(code)] = 0.5, 0.3
+            return out
+
+    read = CardReader(detector=WithStrayBox(), classifier=StrayUnnamed(), unnamed_box_score=0.5,
+                      none_sure_probability=0.6).read(jpeg(image))
+    assert any(r.unnamed for r in read.readings)  # the box was kept as an unnamed reading...
+    assert read.to_dict()["rows"] == as_rows(rows)  # ...and changed nothing: not the rows,
+    assert read.warnings == []
+    card = next(c for c in read.cards if c.code == code)
+    marker_centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in where[code]])
+    assert np.allclose(card.centre, marker_centres.mean(axis=0), atol=3)  # nor the card's place
 
 
 class SizeRecordingDetector(MarkerDetector):

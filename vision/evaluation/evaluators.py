@@ -1,6 +1,7 @@
 """One evaluator per set; each returns plain numbers and counters for the report."""
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -34,12 +35,21 @@ SILENTLY_WRONG_PHOTOS = "photos read wrong without any warning"
 SILENTLY_WRONG_LAYOUTS = "layouts read wrong without any warning"
 SILENTLY_NAMED_WRONG = "photos whose card is named wrong without any warning"  # singles
 NO_WARNING = "(no warning)"  # ends a failure line read wrong without any warning; the report lists them all
+# Warnings on reads that were right: what a warning costs the player (a check for nothing). A warning that fires on
+# every photo would make the silent counts above meaningless, so a candidate is judged by both.
+WARNED_RIGHT = "photos read right but warned (share of those read right)"
 # Missed cards are counted by the short side of their largest visible index (photo pixels): what bounds recall
 # (indices too small for the detector, or ordinary ones in fans) decides what to train next.
 MISSED_SIZE_BINS = ((0.0, 12.0, "under 12 px"), (12.0, 24.0, "12–24 px"), (24.0, 48.0, "24–48 px"),
                     (48.0, float("inf"), "48 px and over"))
 NO_VISIBLE_INDEX = "no visible index"
 MISSED_SIZE_LABELS = tuple(label for _, _, label in MISSED_SIZE_BINS) + (NO_VISIBLE_INDEX,)  # the report's order
+
+
+def warning_kind(warning: str) -> str:
+    """A warning without its particulars: 'low confidence: 8H (0.55)' -> 'low confidence', 'front row has 2 card(s),
+    expected 3' -> 'front row has N card'."""
+    return re.sub(r"\d+", "N", re.split(r"[:(,]", warning, maxsplit=1)[0].strip())
 
 
 def _unwarned_mark(warned: bool) -> str:
@@ -63,6 +73,9 @@ class SetResult:
     second_reads: Counter = field(default_factory=Counter)  # (SECOND_READS name, "tried" or "kept") -> photos
     # (photo kind, index_outcomes.OUTCOMES name) -> labelled indices (legible ones where the set marks legibility)
     index_outcomes: Counter = field(default_factory=Counter)
+    read_right: int = 0  # photos (or photo views) read right
+    warned_right: Counter = field(default_factory=Counter)  # warning_kind -> photos read right that carried it
+    right_warned: int = 0  # photos read right with any warning
 
     @property
     def silent_failures(self) -> list[str]:
@@ -94,6 +107,17 @@ class SetResult:
                 self.numbers[f"photos given a {name}"] = self.second_reads[(name, "tried")] / max(self.photos, 1)
                 self.numbers[f"photos whose {name} was kept"] = self.second_reads[(name, "kept")] / max(self.photos, 1)
 
+    def count_read_right(self, warnings: list[str]) -> None:
+        """One photo read right, with the warnings the reader gave it (each kind counted once a photo)."""
+        self.read_right += 1
+        self.right_warned += bool(warnings)
+        self.warned_right.update({warning_kind(w) for w in warnings})
+
+    def add_warned_right_number(self) -> None:
+        """The share of the photos read right that carried a warning (none read right: left out)."""
+        if self.read_right:
+            self.numbers[WARNED_RIGHT] = self.right_warned / self.read_right
+
     def micro(self) -> tuple[float, float]:
         tp, p, a = sum(self.true_positive.values()), sum(self.predicted.values()), sum(self.actual.values())
         return (tp / p if p else float("nan"), tp / a if a else float("nan"))
@@ -121,11 +145,13 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
             read = reader.read(load(path), loose=True)
         except ImageError:
             result.unreadable += 1
-            cards, warned = [], True  # the reader's error is itself the warning
+            cards, warned, warnings = [], True, []  # the reader's error is itself the warning
         else:
-            cards, warned = read.cards, bool(read.warnings)
+            cards, warned, warnings = read.cards, bool(read.warnings), read.warnings
             result.count_second_reads(read)
         guess = max(cards, key=lambda c: c.confidence).code if cards else NO_CARD
+        if guess == truth:
+            result.count_read_right(warnings)
         tally = per_view.setdefault(view, Counter())
         tally["photos"] += 1
         tally["right"] += guess == truth
@@ -154,6 +180,7 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
         n for (_, guess), n in result.confusion.items() if guess == NO_CARD) / max(result.photos, 1)
     result.numbers[SILENTLY_NAMED_WRONG] = (sum(t["named wrong, no warning"] for t in per_view.values())
                                             / max(result.photos, 1))
+    result.add_warned_right_number()
     if views:
         for view, tally in per_view.items():
             result.numbers[f"top-1, {view}"] = tally["right"] / max(tally["photos"], 1)
@@ -205,12 +232,13 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
     for path, photo_labels, view, load in [(path, labels, view, load) for path, labels in photos
                                            for view, load in (views or as_taken)]:
         result.photos += 1
+        warnings: list[str] = []
         try:
             data, labels = load(path, photo_labels)
             read = reader.read(data, loose=True)
             cards, scale = read.cards, read.scale
             warned_blurred = any(w.startswith(BLURRED_WARNING) for w in read.warnings)
-            warned = bool(read.warnings)
+            warned, warnings = bool(read.warnings), read.warnings
             result.count_second_reads(read)
         except ImageError:  # the reader's error is itself the warning
             result.unreadable += 1
@@ -236,6 +264,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
                 wrong += 1
         if wrong == 0:
             all_correct += 1
+            result.count_read_right(warnings)
         else:
             tally["read wrong"] += 1
             tally["read wrong, warned blurred"] += warned_blurred
@@ -253,6 +282,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
                                / max(sum(t["read wrong"] for t in per_view.values()), 1),
                            SILENTLY_WRONG_PHOTOS: sum(t["read wrong, no warning"] for t in per_view.values())
                            / max(result.photos, 1)})
+    result.add_warned_right_number()
     result.add_second_read_numbers()
     if views:
         for view, tally in per_view.items():
@@ -378,6 +408,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
     by_kind: dict[str, SetResult] = {}
     start = time.perf_counter()
     layouts = exact = same_members = oracle = silent_layouts = silent_loose = loose = 0
+    loose_right = loose_right_warned = 0
     for order, scene in enumerate(scenes):
         result.photos += 1
         data = load(order, scene) if load else scene.image.read_bytes()
@@ -416,6 +447,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
             predicted_rows = read.to_dict()["rows"]
             if all(predicted_rows[r] == scene.rows[r] for r in ROW_NAMES):
                 exact += 1
+                result.count_read_right(read.warnings)
             else:
                 silent_layouts += not read.warnings
                 result.failures.append(f"{scene.image.name}: rows {predicted_rows} expected {scene.rows}"
@@ -424,7 +456,11 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
                 same_members += 1
         else:
             loose += 1
-            if truth_codes != guess_codes:
+            if truth_codes == guess_codes:
+                result.count_read_right(read.warnings)
+                loose_right += 1
+                loose_right_warned += bool(read.warnings)
+            else:
                 silent_loose += not read.warnings
                 result.failures.append(f"{scene.image.name} ({scene.kind}): cards {sorted(guess_codes.elements())} "
                                        f"expected {sorted(truth_codes.elements())}"
@@ -444,6 +480,9 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
                                SILENTLY_WRONG_LAYOUTS: silent_layouts / layouts})
     if loose:
         result.numbers[f"{SILENTLY_WRONG_PHOTOS} (loose cards)"] = silent_loose / loose
+    result.add_warned_right_number()
+    if loose_right and layouts:
+        result.numbers[f"{WARNED_RIGHT}, loose cards"] = loose_right_warned / loose_right
     result.add_second_read_numbers()
     if len(by_kind) > 1:
         for kind_name, kind in sorted(by_kind.items()):

@@ -24,7 +24,8 @@ from vision.evaluation.views import (BLUR_VIEWS, COLOURED_LIGHTS, FLAT_VIEWS, LI
                                     blurred_view_bytes, blurred_view_with_boxes, coloured_view_bytes,
                                     coloured_view_with_boxes, lit_view_with_boxes, moved_photo_bytes, steep_view_bytes,
                                     steep_view_with_boxes)
-from vision.looks import DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE
+from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
+                          NONE_SURE_PROBABILITY, UNNAMED_BOX_SCORE)
 from vision.reader import MODELS_DIR, CardReader
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 
@@ -74,6 +75,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "to turn faint boxes off)")
     parser.add_argument("--faint-box-min-probability", type=float, default=FAINT_BOX_MIN_PROBABILITY,
                         help="how surely the classifier must name a faint box for it to be kept")
+    parser.add_argument("--unnamed-box-score", type=float, default=UNNAMED_BOX_SCORE,
+                        help="boxes the detector scores at least this and the classifier names `none` less surely "
+                             "than --none-sure-probability become unsure marks (warned) instead of being dropped "
+                             "(above 1: off)")
+    parser.add_argument("--none-sure-probability", type=float, default=NONE_SURE_PROBABILITY,
+                        help="how surely the classifier must name such a box `none` for it to be dropped")
     parser.add_argument("--scale-vote", type=scale_factors, default=",".join(map(str, SCALE_VOTE)),
                         help="unsure crops also classified from boxes scaled by these factors, averaged "
                              "(comma list, e.g. 0.85,1.2; empty: off, the reader's rule)")
@@ -141,6 +148,9 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
                   "(photo px): " + "; ".join(f"{kind} {label} ×{n}" for (kind, label), n in counts), ""]
     if result.index_outcomes:
         lines += _index_outcome_table(result.index_outcomes)
+    if result.warned_right:
+        lines += [f"Warnings on photos read right ({result.right_warned} of {result.read_right} warned; a photo counts "
+                  "once per kind): " + "; ".join(f"{kind} ×{n}" for kind, n in result.warned_right.most_common()), ""]
     if result.failures:
         lines += [f"First failures ({len(result.failures)} in all):", ""]
         lines += [f"- {failure}" for failure in result.failures[:8]] + [""]
@@ -171,6 +181,12 @@ def _scale_vote_words(args: argparse.Namespace) -> str:
     return f"{factors} (boxes of {args.scale_vote_min_px:g} px or more)" if args.scale_vote_min_px else factors
 
 
+def _unnamed_box_words(args: argparse.Namespace) -> str:
+    if args.unnamed_box_score > 1:
+        return "dropped"
+    return f"scoring ≥ {args.unnamed_box_score:g} kept unsure unless named `none` ≥ {args.none_sure_probability:g}"
+
+
 def models_dir(args: argparse.Namespace) -> Path:
     return Path(args.models) if args.models else MODELS_DIR
 
@@ -181,7 +197,8 @@ def make_reader(args: argparse.Namespace) -> CardReader:
         s for s in DETECTION_SIZES if s < args.detection_size), score_threshold=args.detector_score_threshold,
         faint_box_score=args.faint_box_score, faint_box_min_probability=args.faint_box_min_probability,
         min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence,
-        scale_vote=args.scale_vote, scale_vote_min_px=args.scale_vote_min_px, balance_casts=not args.no_balanced_read)
+        scale_vote=args.scale_vote, scale_vote_min_px=args.scale_vote_min_px, balance_casts=not args.no_balanced_read,
+        unnamed_box_score=args.unnamed_box_score, none_sure_probability=args.none_sure_probability)
 
 
 def run_evaluation(args: argparse.Namespace) -> int:
@@ -315,6 +332,7 @@ def _write_report(out: Path, models: Path, args, results, skipped, seconds: floa
              f"cards named with < {args.min_card_confidence} left out "
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
              f"scale vote {_scale_vote_words(args)}, balanced read {'off' if args.no_balanced_read else 'on'}, "
+             f"unnamed boxes {_unnamed_box_words(args)}, "
              f"limit per set: {args.limit or 'none'}.", ""]
     lines += _model_lines(models) + [""]
     lines += ["## Summary", "", "| set | measure | value |", "| --- | --- | --- |"]
