@@ -77,8 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how surely the classifier must name a faint box for it to be kept")
     parser.add_argument("--unnamed-box-score", type=float, default=UNNAMED_BOX_SCORE,
                         help="boxes the detector scores at least this and the classifier names `none` less surely "
-                             "than --none-sure-probability become unsure marks (warned) instead of being dropped "
-                             "(above 1: off)")
+                             "than --none-sure-probability are kept as warn-only marks, and so are a replaced first "
+                             "look's marks a closer look missed (docs/reader-decisions.md, unnamed boxes; above 1: "
+                             "off, the reader's rule)")
     parser.add_argument("--none-sure-probability", type=float, default=NONE_SURE_PROBABILITY,
                         help="how surely the classifier must name such a box `none` for it to be dropped")
     parser.add_argument("--scale-vote", type=scale_factors, default=",".join(map(str, SCALE_VOTE)),
@@ -184,7 +185,7 @@ def _scale_vote_words(args: argparse.Namespace) -> str:
 def _unnamed_box_words(args: argparse.Namespace) -> str:
     if args.unnamed_box_score > 1:
         return "dropped"
-    return f"scoring ≥ {args.unnamed_box_score:g} kept unsure unless named `none` ≥ {args.none_sure_probability:g}"
+    return f"scoring ≥ {args.unnamed_box_score:g} warned unless named `none` ≥ {args.none_sure_probability:g}"
 
 
 def models_dir(args: argparse.Namespace) -> Path:
