@@ -701,7 +701,7 @@ def test_photos_read_right_count_their_warnings_by_kind(tmp_path, reader):
     for i in range(4):
         write_scene(tmp_path, f"{i:04d}", [list(r) for r in deal(i)], 0)
 
-    class WarnsTwice:  # warns on every second photo read, right or not
+    class WarnsEverySecondRead:  # right or not
         def __init__(self):
             self.reads = 0
             self.detector, self.detection_sizes = reader.detector, reader.detection_sizes
@@ -715,7 +715,7 @@ def test_photos_read_right_count_their_warnings_by_kind(tmp_path, reader):
             return read
 
     quiet = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
-    warned = evaluate_scenes(WarnsTwice(), datasets.load_scenes(tmp_path), "drawn")
+    warned = evaluate_scenes(WarnsEverySecondRead(), datasets.load_scenes(tmp_path), "drawn")
     assert quiet.numbers[WARNED_RIGHT] == 0.0 and quiet.read_right == 4
     assert warned.numbers[WARNED_RIGHT] == pytest.approx(2 / 4)
     assert warned.warned_right == {"low confidence": 2}

@@ -308,10 +308,10 @@ def test_a_sure_box_named_none_unsurely_is_left_out_as_an_unsure_mark(score, non
             for row, box in enumerate(boxes):
                 if box[0] < 300:
                     out[row, CLASS_NAMES.index("QH")] = 1.0
-                else:  # `none` first, TS second, unless `none` is sure
-                    out[row, -1] = none_probability
-                    out[row, CLASS_NAMES.index("TS")] = 0.4
-                    out[row, CLASS_NAMES.index("9S")] = 1.0 - none_probability - 0.4
+                else:  # `none` first, TS second
+                    ts = min(0.4, 1.0 - none_probability)
+                    out[row, -1], out[row, CLASS_NAMES.index("TS")] = none_probability, ts
+                    out[row, CLASS_NAMES.index("9S")] = 1.0 - none_probability - ts
             return out
 
     read = CardReader(detector=TwoBoxes(), classifier=SecondBoxUnnamed(), unnamed_box_score=0.5,
@@ -340,7 +340,7 @@ def test_two_corners_of_an_unnamed_card_are_one_mark_and_name_no_card():
     assert [w for w in read.warnings if w.startswith("left out unsure marks")] == ["left out unsure marks: TS? (0.58)"]
 
 
-def test_an_unnamed_box_a_card_accounts_for_neither_moves_the_card_nor_warns(reader):
+def test_an_unnamed_box_a_card_accounts_for_neither_moves_the_card_nor_warns():
     """A layout read right, plus a sure box on the face of one of its cards that the classifier calls `none` with
     that card's code second: the card read elsewhere accounts for it, so the rows and their order stay as they
     were and nothing is warned (session 52: merged into the card, such a mark moved it and swapped a row's order)."""
