@@ -111,7 +111,7 @@ class IndexLooks:
             # stray marks add probability but no sure card)
             if closer and (self.count_sure_in(closer) >= self.count_sure_in(fused)
                            or _evidence(closer) > _evidence(fused)):
-                region = self.closer_region(image, fused or found[-1][1])
+                region, _ = self.closer_region(image, fused or found[-1][1])
                 return closer + self.unaccounted(fused, closer, region), closer_size, closer_scale
         if not fused and long_side > self.detection_sizes[0]:
             larger = self.at(image, LARGER_DETECTION_SIZE, timings)
@@ -166,22 +166,18 @@ class IndexLooks:
         return readings
 
     @staticmethod
-    def _placing(readings: list[IndexReading]) -> list[IndexReading]:
-        """The readings that place a closer look: the surely named indices, not stray marks (text, art)."""
-        return [r for r in readings if r.probability >= ZOOM_REGION_MIN_PROBABILITY] or readings
-
-    def closer_region(self, image: np.ndarray, readings: list[IndexReading]) -> tuple[int, int, int, int]:
-        """x1, y1, x2, y2 (image pixels) of the closer look at `readings` (IndexLooks.zoomed)."""
-        placing = self._placing(readings)
-        boxes = np.array([r.box for r in placing], np.float64)
-        return layout_region(boxes, float(np.median([r.size for r in placing])), image.shape)
+    def closer_region(image: np.ndarray, readings: list[IndexReading]) -> tuple[tuple[int, int, int, int], float]:
+        """x1, y1, x2, y2 (image pixels) of the closer look at `readings` (IndexLooks.zoomed) and the index size it
+        is placed by: the surely named indices', not stray marks' (text, art) elsewhere in the photo."""
+        placing = [r for r in readings if r.probability >= ZOOM_REGION_MIN_PROBABILITY] or readings
+        index_size = float(np.median([r.size for r in placing]))
+        return layout_region(np.array([r.box for r in placing], np.float64), index_size, image.shape), index_size
 
     def zoomed(self, image: np.ndarray, readings: list[IndexReading],
                         timings: dict[str, float]) -> tuple[list[IndexReading], int, float]:
         """Readings of a second look at the region around `readings`, enlarged (vision.zoom), the detector
         input size used for it and its scale (detector pixels per image pixel)."""
-        region = self.closer_region(image, readings)
-        index_size = float(np.median([r.size for r in self._placing(readings)]))
+        region, index_size = self.closer_region(image, readings)
         picture, factor, input_side = zoomed_region(image, region, index_size,
                                                     (self.detection_sizes[0], LARGER_DETECTION_SIZE))
         return (readings_out_of(self.at(picture, input_side, timings), region[:2], (factor, factor)),

@@ -165,6 +165,18 @@ def test_a_closer_look_that_names_as_many_cards_surely_is_kept_over_a_first_read
     assert read.to_dict()["rows"] == as_rows(rows) and read.warnings == []
 
 
+def test_stray_marks_outside_the_closer_look_stay_dropped_with_the_unnamed_box_rule():
+    """The first look's stray marks (scored 0.5, named unsurely) lie outside the region the closer look saw: the rule
+    carries only marks the closer look could have seen, so the read still warns of nothing."""
+    rows = deal(13)
+    image, _ = render(rows, scale=0.45, angle=20)
+    detector = StrayMarksInTheWholePhoto(image.shape[:2])
+    read = CardReader(detector=detector, classifier=UnsureOfBlankSpots(), unnamed_box_score=0.4,
+                      none_sure_probability=0.7).read(jpeg(image))
+    assert read.detection_size > 640
+    assert read.to_dict()["rows"] == as_rows(rows) and read.warnings == []
+
+
 class HalfBlindOutsideTheWholePhoto(MarkerDetector):
     """Finds only the left half's marks in any picture but the whole photo."""
 
