@@ -16,6 +16,11 @@ SAME_CARD_DISTANCE = 8.0
 # Boxes of one code sharing more than this of the smaller box are one index read twice, not two corners.
 SEPARATE_CORNER_OVERLAP = 0.3
 EXPECTED_CARDS = 13  # a Chinese-poker hand: 3 + 5 + 5
+# A card's runner-up codes, offered to fix it with one tap (vision read's "alternatives"): the classifier's next
+# likeliest codes for its corners, however unlikely (a card read wrong surely still ranks its true code high),
+# five so that three are left where a hand of the round holds some (docs/reader-decisions.md, alternatives).
+ALTERNATIVES = 5
+ALTERNATIVE_MIN_PROBABILITY = 0.001
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,18 @@ class Card:
             if all(overlap_share(reading.box, kept.box) < SEPARATE_CORNER_OVERLAP for kept in separate):
                 separate.append(reading)
         return 1.0 - float(np.prod([1.0 - r.probability for r in separate[:2]]))
+
+    def alternatives(self, limit: int = ALTERNATIVES, min_probability: float = ALTERNATIVE_MIN_PROBABILITY
+                     ) -> list[tuple[str, float]]:
+        """The card codes other than `code` its corners may show, likeliest first: the classifier's probabilities
+        averaged over the corners it named (readings made otherwise carry none and give none)."""
+        named = [i.class_probabilities for i in self.indices if i.class_probabilities is not None]
+        if not named:
+            return []
+        mean = np.mean(named, axis=0)
+        order = np.argsort(-mean, kind="stable")
+        return [(CLASS_NAMES[k], float(mean[k])) for k in order
+                if mean[k] >= min_probability and CLASS_NAMES[k] not in (self.code, NONE_CLASS)][:limit]
 
     @property
     def box(self) -> tuple[float, float, float, float]:

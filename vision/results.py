@@ -55,6 +55,8 @@ class ReadResult:
                 "confidence": round(card.confidence, 3),
                 "box": [round(v * self.scale) for v in card.box],
                 "row": row_of.get(id(card)),
+                "alternatives": [{"code": code, "confidence": round(probability, 3)}
+                                 for code, probability in card.alternatives()],
             } for card in self.cards],
             "rows": None if self.rows is None else {name: [c.code for c in self.rows[name]] for name in ROW_NAMES},
             "warnings": list(self.warnings),

@@ -64,6 +64,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "tap_to_fix": ("Tap a card to fix it, then tap the right one below.", "點一張牌，再在下面點正確的牌。",
                    "点一张牌，再在下面点正确的牌。"),
     "warnings": ("Warnings", "警告", "警告"),
+    "likely": ("The reader's next guesses:", "讀取的其他猜測：", "读取的其他猜测："),
     "add_unsure": ("Missing a card? The reader was unsure of these; tap one to add it:",
                    "缺牌？讀取時不確定的牌如下，點一張即可加入：", "缺牌？读取时不确定的牌如下，点一张即可加入："),
     "settle": ("Settle round", "結算", "结算"),

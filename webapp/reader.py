@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from typing import Any
 
@@ -13,6 +14,10 @@ ROWS = ("front", "middle", "back")
 # Below this a card is flagged for the table to check: the reader's MIN_CARD_CONFIDENCE (cards under it reach a
 # hand only as fillers of a short hand; a test keeps the two equal without importing ONNX Runtime here).
 LOW_CONFIDENCE = 0.7
+# A card's runner-up codes (vision read's "alternatives"): the first this many no hand of the round holds are
+# offered first when the card is tapped to be fixed.
+ALTERNATIVES_SHOWN = 3
+_CARD_CODE = re.compile(r"[2-9TJQKA][SHDC]")
 
 
 _slots_lock = threading.Lock()
@@ -95,6 +100,19 @@ def _check_decodes(data: bytes) -> None:
         raise UploadRejected("Photo refused: the image is damaged or truncated.", 400)
 
 
+def _alternatives(listed: Any) -> list[str]:
+    """The valid card codes of a card's "alternatives" in the reader's order, each once (readings stored before
+    session 53, or by another reader, have none)."""
+    if not isinstance(listed, list):
+        return []
+    codes: list[str] = []
+    for item in listed:
+        code = str(_first(item, "code", default="") if isinstance(item, dict) else item).upper()
+        if _CARD_CODE.fullmatch(code) and code not in codes:
+            codes.append(code)
+    return codes
+
+
 def _first(mapping: dict[str, Any], *keys: str, default: Any = None) -> Any:
     for key in keys:
         if key in mapping and mapping[key] is not None:
@@ -114,6 +132,7 @@ def summarise(reading: dict[str, Any]) -> dict[str, Any]:
             "box": [float(v) for v in box][:4] if isinstance(box, (list, tuple)) and len(box) >= 4 else None,
             "confidence": float(_first(card, "confidence", "score", "conf", default=1.0)),
             "row": _first(card, "row"),
+            "alternatives": _alternatives(card.get("alternatives")),
         })
     rows_in = reading.get("rows")
     rows: dict[str, list[str]] = {}

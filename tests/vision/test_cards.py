@@ -106,3 +106,32 @@ def test_two_readings_show_the_same_index_when_either_centre_lies_in_the_other_b
     assert same_index(big, IndexReading((101.0, 101.0, 121.0, 131.0), "JH", 0.6, 0.9))  # shifted, smaller
     assert same_index(IndexReading((90.0, 90.0, 200.0, 200.0), "JH", 0.6, 0.9), big)  # its centre outside the small one
     assert not same_index(big, IndexReading((145.0, 100.0, 185.0, 150.0), "9H", 0.9, 0.9))  # the index beside it
+
+
+def probabilities(**named: float) -> np.ndarray:
+    """A classifier answer over the 53 classes with the given codes' probabilities and the rest spread thinly."""
+    from vision.crops import CLASS_NAMES
+    answer = np.zeros(len(CLASS_NAMES), np.float32)
+    for code, p in named.items():
+        answer[CLASS_NAMES.index(code)] = p
+    return answer
+
+
+def test_a_cards_alternatives_are_its_corners_other_codes_averaged_likeliest_first():
+    top = IndexReading((10, 10, 30, 50), "7H", 0.5, 0.9, probabilities(**{
+        "7H": 0.5, "7D": 0.3, "TH": 0.12, "none": 0.04, "7S": 0.036, "8H": 0.004}))
+    bottom = IndexReading((150, 190, 170, 230), "7H", 0.7, 0.9, probabilities(**{
+        "7H": 0.7, "TH": 0.25, "7D": 0.04, "2C": 0.008, "3C": 0.0016, "4C": 0.0004}))
+    card, = merge_indices([top, bottom])[0]
+    # means: TH 0.185, 7D 0.17, 7S 0.018, none 0.02 (never offered), 2C 0.004, 8H 0.002, 3C 0.0008, 4C 0.0002
+    assert [code for code, _ in card.alternatives()] == ["TH", "7D", "7S", "2C", "8H"]
+    assert dict(card.alternatives()) == pytest.approx({"TH": 0.185, "7D": 0.17, "7S": 0.018, "2C": 0.004,
+                                                       "8H": 0.002})
+    assert [code for code, _ in card.alternatives(limit=10)] == ["TH", "7D", "7S", "2C", "8H"]  # 3C under 0.001
+    assert [code for code, _ in card.alternatives(limit=1)] == ["TH"]
+    assert [code for code, _ in card.alternatives(min_probability=0.18)] == ["TH"]
+
+
+def test_a_card_read_without_class_probabilities_offers_no_alternatives():
+    card, = merge_indices([index("AS", 10, 10)])[0]
+    assert card.alternatives() == []

@@ -148,3 +148,20 @@ def test_read_photo_contract_shape(reader):
     ok, data = cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))
     result = vision.read_photo(data.tobytes(), loose=True)
     assert set(result) == {"cards", "rows", "warnings"} and result["rows"] is None
+
+
+@pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
+def test_each_card_offers_up_to_five_other_codes_likeliest_first(reader):
+    from vision.crops import CARD_CODES
+    offered = 0
+    for image_path, _ in LAYOUTS:
+        for card in reader.read(image_path.read_bytes()).to_dict()["cards"]:
+            alternatives = card["alternatives"]
+            assert len(alternatives) <= 5
+            codes = [a["code"] for a in alternatives]
+            assert card["code"] not in codes and set(codes) <= set(CARD_CODES) and len(set(codes)) == len(codes)
+            confidences = [a["confidence"] for a in alternatives]
+            assert confidences == sorted(confidences, reverse=True)
+            assert all(0.001 <= c < 1.0 for c in confidences)
+            offered += bool(alternatives)
+    assert offered > 0  # the shipped classifier is never entirely sure of every card of every sample

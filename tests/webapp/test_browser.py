@@ -328,3 +328,37 @@ def test_an_unsure_mark_is_added_with_one_tap(live_server, page, monkeypatch, tm
         page.click("#suggestions button[value='7H']")
     assert review_rows(page) == "AS KS QS / 2C 2D 9H 9S 4C / 3H 4H 5H 6H 7H"
     assert page.locator("#suggestions").count() == 0
+
+
+def test_a_card_is_fixed_with_one_tap_on_the_readers_next_guess(live_server, page, monkeypatch, tmp_path):
+    """A card read as 7H whose reader's runner-ups are 7D and TH (and 2C, already in the hand): tapping it puts
+    7D and TH first in the picker, and one tap on 7D fixes the card."""
+    from webapp import reader
+    from webapp_testkit import reading_of
+
+    rows = {"front": ["AS", "KS", "QS"], "middle": ["2C", "2D", "9H", "9S", "4C"],
+            "back": ["3H", "4H", "5H", "6H", "7H"]}
+    reading = reading_of(rows, ["low confidence: 7H (0.52)"])
+    seven = next(card for card in reading["cards"] if card["code"] == "7H")
+    seven["confidence"] = 0.52
+    seven["alternatives"] = [{"code": "7D", "confidence": 0.3}, {"code": "2C", "confidence": 0.1},
+                             {"code": "TH", "confidence": 0.05}]
+    monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
+    open_first_hand(page, live_server)
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(jpeg_bytes(1280, 960))
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(photo))
+    assert page.locator("#picker-likely").is_hidden()
+    page.click(".review .card.fix[data-code='7H']")
+    page.wait_for_selector("#picker-likely .card")
+    shot(page, "10-next-guesses")
+    assert page.locator("#picker-likely .card").evaluate_all("els => els.map(e => e.dataset.code)") == ["7D", "TH"]
+    page.click("#picker-close")
+    page.click(".review .card.fix[data-code='4C']")  # a card read with no runner-ups: the row stays hidden
+    assert page.locator("#picker-likely").is_hidden()
+    page.click("#picker-close")
+    page.click(".review .card.fix[data-code='7H']")
+    with page.expect_navigation():
+        page.click("#picker-likely .card[data-code='7D']")
+    assert review_rows(page) == "AS KS QS / 2C 2D 9H 9S 4C / 3H 4H 5H 6H 7D"

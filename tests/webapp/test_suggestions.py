@@ -63,3 +63,26 @@ def test_big_two_cards_left_are_offered_the_unsure_marks_too(client, monkeypatch
     client.post(f"/g/{token}/r/{number}/p/1/correct", data={
         "csrf_token": csrf_token(client), "row": "cards", "index": "3", "code": "2S"})
     assert client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][1]["cards"] == ["3D", "4C", "KH", "2S"]
+
+
+def _next_guesses(page: str) -> dict[str, str]:
+    """Each card button's code on the hand page with its data-alternatives (the reader's runner-ups offered)."""
+    return dict(re.findall(r'data-code="(\w+)" data-alternatives="([\w ]*)"', page))
+
+
+def test_a_cards_runner_up_codes_are_offered_when_it_is_tapped_unless_a_hand_holds_them(client, monkeypatch):
+    from webapp_testkit import enter_rows
+
+    full = dict(ROWS, back=ROWS["back"] + ["7H"])
+    reading = reading_of(full, [])
+    seven = next(card for card in reading["cards"] if card["code"] == "7H")
+    # 2C is in this hand, 8D will be in Bob's; "XX" and a bare number are not card codes; AD is the fifth valid one
+    seven["alternatives"] = [{"code": "7D", "confidence": 0.2}, {"code": "2C", "confidence": 0.1},
+                             {"code": "XX", "confidence": 0.05}, "8d", {"code": 7}, {"code": "TH", "confidence": 0.01},
+                             {"code": "AD", "confidence": 0.005}]
+    token, number = hand_read_from_photo(client, monkeypatch, reading)
+    guesses = _next_guesses(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True))
+    assert guesses["7H"] == "7D 8D TH"  # the first three valid codes no hand holds
+    assert guesses["AS"] == ""  # read without runner-ups
+    assert enter_rows(client, token, number, 1, "8D 8C 8S / 3C 3D 3S 4D 4S / 5C 5D 5S 6C 6D").status_code == 303
+    assert _next_guesses(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True))["7H"] == "7D TH AD"

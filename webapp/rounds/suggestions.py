@@ -1,6 +1,7 @@
-"""Cards to offer for a hand's free place with one tap: the marks the reader left out as unsure. When a card is
-missing from a hand read from a photo, it is most often one of them (a fanned card whose suit is half covered,
-a corner read at 0.5), and tapping it is quicker than picking the card from all 52."""
+"""Cards to offer with one tap: for a hand's free place, the marks the reader left out as unsure (when a card is
+missing from a hand read from a photo, it is most often one of them: a fanned card whose suit is half covered, a
+corner read at 0.5); for a card being fixed, the reader's runner-up codes for it. Either is quicker than picking
+the card from all 52."""
 from __future__ import annotations
 
 import re
@@ -35,6 +36,17 @@ def unsure_suggestions(rnd: Round, player: str) -> list[dict[str, Any]]:
     row, index = place
     return [{"code": code, "percent": round(confidence * 100), "row": row, "index": index}
             for code, confidence in sorted(marks.items(), key=lambda item: -item[1])]
+
+
+def card_alternatives(rnd: Round, player: str) -> dict[str, list[str]]:
+    """Per code the reader named on the player's photo, its first reader.ALTERNATIVES_SHOWN runner-up codes (vision
+    read's "alternatives") that no hand of the round holds (one deck holds each card once), likeliest first."""
+    hand = next(h for h in rnd.hands if h.player == player)
+    if hand.upload is None:
+        return {}
+    held = {code for h in rnd.hands for row in layout(rnd.game) for code in getattr(h, row)}
+    return {card["code"]: [code for code in card["alternatives"] if code not in held][:reader.ALTERNATIVES_SHOWN]
+            for card in reader.summarise(hand.upload.reading)["cards"] if card["alternatives"]}
 
 
 def _free_place(hand: Hand, sizes: dict[str, int]) -> tuple[str, int] | None:

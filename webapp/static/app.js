@@ -158,7 +158,22 @@ function initPicker() {
     mode = newMode; sheet.hidden = false;
     $("#picker-title").textContent = title;
     $("#picker-remove").hidden = !(mode === "correct" && target && target.dataset.code);
+    showLikely(mode === "correct" && target && target.dataset.alternatives ? target.dataset.alternatives.split(" ") : []);
     markUsed();
+  }
+  // The reader's runner-up codes for the card being fixed, first (a card read wrong is most often one of them).
+  function showLikely(codes) {
+    var row = $("#picker-likely");
+    if (!row) return;
+    $all("#picker-likely .card").forEach(function (b) { b.remove(); });
+    codes.filter(Boolean).forEach(function (code) {
+      var twin = $('.picker:not(.likely) .card[data-code="' + code + '"]');
+      if (!twin) return;
+      var button = twin.cloneNode(true);
+      button.addEventListener("click", function () { choose(code); });
+      row.appendChild(button);
+    });
+    row.hidden = !$("#picker-likely .card");
   }
   function close() { sheet.hidden = true; mode = null; $all(".fix.selected").forEach(function (b) { b.classList.remove("selected"); }); }
   function tapped() { return textarea ? textarea.value.toUpperCase().split(/[\s\/,]+/).filter(Boolean) : []; }
@@ -174,28 +189,28 @@ function initPicker() {
       open("correct", (button.dataset.code || "＋") + " →");
     });
   });
-  $all(".picker .card").forEach(function (button) {
-    button.addEventListener("click", function () {
-      var code = button.dataset.code;
-      if (mode === "correct" && target) {
-        var form = $("#correct-form");
-        form.elements.row.value = target.dataset.row;
-        form.elements.index.value = target.dataset.index;
-        form.elements.code.value = code;
-        form.submit();
-      } else if (mode === "append" && textarea) {
-        // Chinese poker: 13 cards written as rows 3 / 5 / 5; Big Two (data-layout=loose): the cards left.
-        var loose = textarea.dataset.layout === "loose";
-        var most = loose ? parseInt(textarea.dataset.max, 10) || 13 : 13;
-        var codes = tapped();
-        if (codes.indexOf(code) >= 0 || codes.length >= most) return;
-        codes.push(code);
-        textarea.value = loose ? codes.join(" ") : [codes.slice(0, 3), codes.slice(3, 8), codes.slice(8, 13)]
-          .filter(function (r) { return r.length; }).map(function (r) { return r.join(" "); }).join(" / ");
-        markUsed();
-        if (codes.length === most) close();
-      }
-    });
+  function choose(code) {
+    if (mode === "correct" && target) {
+      var form = $("#correct-form");
+      form.elements.row.value = target.dataset.row;
+      form.elements.index.value = target.dataset.index;
+      form.elements.code.value = code;
+      form.submit();
+    } else if (mode === "append" && textarea) {
+      // Chinese poker: 13 cards written as rows 3 / 5 / 5; Big Two (data-layout=loose): the cards left.
+      var loose = textarea.dataset.layout === "loose";
+      var most = loose ? parseInt(textarea.dataset.max, 10) || 13 : 13;
+      var codes = tapped();
+      if (codes.indexOf(code) >= 0 || codes.length >= most) return;
+      codes.push(code);
+      textarea.value = loose ? codes.join(" ") : [codes.slice(0, 3), codes.slice(3, 8), codes.slice(8, 13)]
+        .filter(function (r) { return r.length; }).map(function (r) { return r.join(" "); }).join(" / ");
+      markUsed();
+      if (codes.length === most) close();
+    }
+  }
+  $all(".picker:not(.likely) .card").forEach(function (button) {
+    button.addEventListener("click", function () { choose(button.dataset.code); });
   });
   $("#picker-close").addEventListener("click", close);
   $("#picker-remove").addEventListener("click", function () {

@@ -70,7 +70,7 @@ def hand(token: str, number: int, seat: int, error: str | None = None, status: i
     low = {c["code"] for c in summary["cards"] if c["confidence"] < reader.LOW_CONFIDENCE} if summary else set()
     return render_template(
         "hand.html", game=game, rnd=rnd, hand=the_hand, seat=seat, summary=summary, warnings=warnings, low=low,
-        suggestions=rounds.unsure_suggestions(rnd, player),
+        suggestions=rounds.unsure_suggestions(rnd, player), alternatives=rounds.card_alternatives(rnd, player),
         error=error, webcam=bool(str(current_app.config.get("WEBCAM_DEVICE", "")).strip()),
         layout=rounds.layout(game), typed=typed, bigtwo=rounds.bigtwo_rules(game) if game.is_bigtwo else None,
     ), status
