@@ -331,8 +331,8 @@ def test_an_unsure_mark_is_added_with_one_tap(live_server, page, monkeypatch, tm
 
 
 def test_a_card_is_fixed_with_one_tap_on_the_readers_next_guess(live_server, page, monkeypatch, tmp_path):
-    """A card read as 7H whose reader's runner-ups are 7D and TH (and 2C, already in the hand): tapping it puts
-    7D and TH first in the picker, and one tap on 7D fixes the card."""
+    """A card read as 7H whose reader's runner-ups are 7D, 8D and TH (8D in Bob's hand): tapping it puts 7D and TH
+    first in the picker, and one tap on 7D fixes the card."""
     from webapp import reader
     from webapp_testkit import reading_of
 
@@ -341,10 +341,17 @@ def test_a_card_is_fixed_with_one_tap_on_the_readers_next_guess(live_server, pag
     reading = reading_of(rows, ["low confidence: 7H (0.52)"])
     seven = next(card for card in reading["cards"] if card["code"] == "7H")
     seven["confidence"] = 0.52
-    seven["alternatives"] = [{"code": "7D", "confidence": 0.3}, {"code": "2C", "confidence": 0.1},
+    seven["alternatives"] = [{"code": "7D", "confidence": 0.3}, {"code": "8D", "confidence": 0.1},
                              {"code": "TH", "confidence": 0.05}]
     monkeypatch.setattr(reader, "_read", lambda data, loose: reading)
     open_first_hand(page, live_server)
+    bob = page.url[:-1] + "1"  # Bob's hand, typed: it holds 8D
+    page.goto(bob)
+    page.click("#manual-box summary")
+    page.fill("#manual-rows", "8D 8C 8S / 3C 3D 3S 4D 4S / 5C 5D 5S 6C 6D")
+    with page.expect_navigation():
+        page.click("#manual-save")
+    page.goto(bob[:-1] + "0")
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(jpeg_bytes(1280, 960))
     with page.expect_navigation():

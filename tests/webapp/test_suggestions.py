@@ -70,7 +70,7 @@ def _next_guesses(page: str) -> dict[str, str]:
     return dict(re.findall(r'data-code="(\w+)" data-alternatives="([\w ]*)"', page))
 
 
-def test_a_cards_runner_up_codes_are_offered_when_it_is_tapped_unless_a_hand_holds_them(client, monkeypatch):
+def test_a_cards_runner_up_codes_are_offered_when_it_is_tapped_unless_another_hand_holds_them(client, monkeypatch):
     from webapp_testkit import enter_rows
 
     full = dict(ROWS, back=ROWS["back"] + ["7H"])
@@ -82,7 +82,7 @@ def test_a_cards_runner_up_codes_are_offered_when_it_is_tapped_unless_a_hand_hol
                              {"code": "AD", "confidence": 0.005}]
     token, number = hand_read_from_photo(client, monkeypatch, reading)
     guesses = _next_guesses(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True))
-    assert guesses["7H"] == "7D 8D TH"  # the first three valid codes no hand holds
+    assert guesses["7H"] == "7D 2C 8D"  # the first three valid codes; 2C is this hand's own
     assert guesses["AS"] == ""  # read without runner-ups
     assert enter_rows(client, token, number, 1, "8D 8C 8S / 3C 3D 3S 4D 4S / 5C 5D 5S 6C 6D").status_code == 303
-    assert _next_guesses(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True))["7H"] == "7D TH AD"
+    assert _next_guesses(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True))["7H"] == "7D 2C TH"
