@@ -4,7 +4,9 @@ The read's course: decode (vision.decode), look for indices (vision.looks), turn
 warnings (vision.results); a photo under a strongly coloured light is read again balanced to its paper (vision.casts),
 a four-colour deck's photo again turned two-colour (vision.inks), a photo called blurred again restored (vision.deblur,
 vision.motion) and a hand read short again stretched (vision.unsqueeze), each second read kept when it names more
-cards surely (the balanced one: as many marks; the four-colour one: as many cards, with its inks agreeing)."""
+cards surely (the balanced one: as many marks; the four-colour one: as many cards, with its inks agreeing); a second
+classifier, where shipped, looks at the sure cards of the read and warns of those it names otherwise
+(vision.second_opinion)."""
 from __future__ import annotations
 
 import os
@@ -29,6 +31,7 @@ from vision.motion import MotionLine, motion_line
 from vision.results import (BALANCED_READ, FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE, SHARPENED_READ, STRETCHED_READ,
                             TWO_COLOUR_READ, ReadResult, result_of)
 from vision.scales import fuse_sizes
+from vision.second_opinion import SECOND_CLASSIFIER_FILE, doubted_cards, second_look_warning
 from vision.sharpness import BLURRED_BELOW, index_sharpness
 from vision.unsqueeze import stretched_vertically
 from vision.zoom import layout_region
@@ -56,6 +59,9 @@ READ_FOUR_COLOURS = True
 # A photo whose cards' paper shows a strong colour cast (a red or deep blue lamp) is read again white-balanced to the
 # paper (vision.casts) [coloured light].
 BALANCE_CASTS = True
+# A second classifier (models/cards_cls_second.onnx) looks at every read's sure cards, where it is shipped
+# [second opinion].
+SECOND_OPINION = True
 # An ink the two-colour view leaves as it is: where the first read named an index of it as the turned read does, but
 # more surely, its reading is kept (not black: a navy or dark green index can measure black) [four-colour decks].
 PLAIN_INKS = ("red",)
@@ -73,9 +79,12 @@ class CardReader:
                  sharpen_blurred: bool = SHARPEN_BLURRED,
                  unsqueeze_short_reads: bool = UNSQUEEZE_SHORT_READS, read_four_colours: bool = READ_FOUR_COLOURS,
                  balance_casts: bool = BALANCE_CASTS, unnamed_box_score: float = UNNAMED_BOX_SCORE,
-                 none_sure_probability: float = NONE_SURE_PROBABILITY,
-                 detector: IndexDetector | None = None, classifier: IndexClassifier | None = None):
-        """`detector` / `classifier` replace the ONNX models (anything with the same methods, e.g. in tests)."""
+                 none_sure_probability: float = NONE_SURE_PROBABILITY, second_opinion: bool = SECOND_OPINION,
+                 detector: IndexDetector | None = None, classifier: IndexClassifier | None = None,
+                 second_classifier: IndexClassifier | None = None):
+        """`detector` / `classifier` / `second_classifier` replace the ONNX models (anything with the same methods,
+        e.g. in tests). The second opinion is `second_classifier`, else models_dir's SECOND_CLASSIFIER_FILE when the
+        classifier is models_dir's too and the file is there (it was chosen for that classifier), else none."""
         self.looks = IndexLooks(
             detector or IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold),
             classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE, scale_vote=scale_vote,
@@ -89,6 +98,10 @@ class CardReader:
         self.unsqueeze_short_reads = unsqueeze_short_reads
         self.read_four_colours = read_four_colours
         self.balance_casts = balance_casts
+        second_file = Path(models_dir) / SECOND_CLASSIFIER_FILE
+        if second_classifier is None and classifier is None and second_opinion and second_file.is_file():
+            second_classifier = IndexClassifier(second_file)
+        self.second_classifier = second_classifier if second_opinion else None
 
     @property
     def detector(self) -> IndexDetector:
@@ -118,6 +131,8 @@ class CardReader:
         self.detector.detect(blank, size)
         boxes = np.array([[10.0, 10.0, 40.0, 70.0]] * 4)
         self.classifier.probabilities(blank, boxes)
+        if self.second_classifier is not None:
+            self.second_classifier.probabilities(blank, boxes)
         survey_inks(blank, boxes)
 
     def read(self, data: bytes, *, loose: bool = False) -> ReadResult:
@@ -152,6 +167,12 @@ class CardReader:
                                        accept=self._adds_only_plain_cards if loose else None)
         if blurred:  # measured on the photo as taken: a sharpened read of it is no reason to stop advising a retake
             result.warnings.append(blurred)
+        if self.second_classifier is not None:
+            start = time.perf_counter()
+            doubted = doubted_cards(self.second_classifier, image, result.cards, self.min_card_confidence)
+            if doubted:
+                result.warnings.append(second_look_warning(doubted))
+            timings["second opinion"] = (time.perf_counter() - start) * 1000
         return result
 
     def _balanced_read(self, result: ReadResult, image: np.ndarray, reduction: float, loose: bool,

@@ -165,3 +165,14 @@ def test_each_card_offers_up_to_five_other_codes_likeliest_first(reader):
             assert all(0.001 <= c < 1.0 for c in confidences)
             offered += bool(alternatives)
     assert offered > 0  # the shipped classifier is never entirely sure of every card of every sample
+
+
+@pytest.mark.skipif(not LAYOUTS, reason="no rendered layouts with ground truth in sample_images/ yet")
+def test_the_shipped_second_opinion_doubts_no_card_of_the_sample_layouts(reader):
+    from vision.messages import SECOND_LOOK_WARNING
+    if reader.second_classifier is None:
+        pytest.skip("no second classifier shipped in models/")
+    for image_path, truth in LAYOUTS:
+        read = reader.read(image_path.read_bytes())
+        assert read.to_dict()["rows"] == {row: truth["rows"][row] for row in ("front", "middle", "back")}
+        assert not [w for w in read.warnings if w.startswith(SECOND_LOOK_WARNING)], image_path.name

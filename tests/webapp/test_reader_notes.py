@@ -115,3 +115,38 @@ def test_unsure_marks_and_rows_warnings_are_shown_in_chinese(client, monkeypatch
     assert "已略去读取不确定的牌角：7H? (0.41)。" in page
     assert "分不出头道和尾道" in page
     assert "left out unsure marks" not in page and "cannot tell front from back" not in page
+
+
+def test_the_second_looks_doubts_are_read_card_by_card():
+    from vision.second_opinion import second_look_warning
+    from webapp.rounds.reader_notes import second_look_doubts
+
+    (ks,), _ = merge_indices([IndexReading((0, 0, 20, 30), "KS", 0.9, 0.9)])
+    (nine,), _ = merge_indices([IndexReading((0, 0, 20, 30), "9H", 0.9, 0.9)])
+    text = second_look_warning([(ks, "KD", 0.62), (nine, "none", 0.554)])  # as the reader writes it
+    assert second_look_doubts(text) == [("KS", "KD", 0.62), ("9H", "none", 0.55)]
+    assert rechecked_by_review(text)
+    assert second_look_doubts("left out unsure marks: 7H? (0.41)") == []
+
+
+def test_a_doubted_card_is_warned_of_until_it_is_corrected(client, monkeypatch):
+    from webapp_testkit import csrf_token, hand_read_from_photo, reading_of
+
+    rows = {"front": ["AS", "KS", "QS"], "middle": ["2C", "2D", "9H", "9S", "4C"],
+            "back": ["3H", "4H", "5H", "6H", "7H"]}
+    reading = reading_of(rows, ["second look doubts: KS (KD? 0.62), 9H (none? 0.55)"])
+    token, number = hand_read_from_photo(client, monkeypatch, reading)
+
+    def doubts():
+        hand = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]
+        return [(w["key"], w["params"]["code"], w["text"]) for w in hand["warnings"]
+                if w.get("key", "").startswith("second_look")]
+
+    assert doubts() == [("second_look", "KS", "KS: a second look at it reads KD (62%). Check this card."),
+                        ("second_look_none", "9H", "9H: a second look at it sees no card there (55%). Check this card.")]
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
+    assert "KS：再看一次讀成 KD（62%）。請核對這張牌。" in client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)
+    response = client.post(f"/g/{token}/r/{number}/p/0/correct", data={
+        "csrf_token": csrf_token(client), "row": "front", "index": "1", "code": "KD"})
+    assert response.status_code == 303
+    assert [code for _, code, _ in doubts()] == ["9H"]

@@ -28,6 +28,7 @@ from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_M
                           NONE_SURE_PROBABILITY, UNNAMED_BOX_SCORE)
 from vision.reader import MODELS_DIR, CardReader
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
+from vision.second_opinion import SECOND_CLASSIFIER_FILE
 
 ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "four-colour", "tiles", "phone", "phone-steep",
             "phone-blur", "phone-coloured", "webcam", "webcam-coloured", "edje", "edje-steep", "edje-flat", "edje-blur",
@@ -89,6 +90,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="...only boxes at least this long, in pixels of the picture classified")
     parser.add_argument("--no-balanced-read", action="store_true",
                         help="no second read balanced to the paper under a strongly coloured light (vision.casts)")
+    parser.add_argument("--no-second-opinion", action="store_true",
+                        help="no second classifier's look at the sure cards, even where the models folder has one "
+                             "(vision.second_opinion)")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
 
@@ -112,10 +116,16 @@ def _fmt(value: float) -> str:
     return f"{value:g}"
 
 
+def _second_opinion_words(args: argparse.Namespace, models: Path) -> str:
+    return "off" if args.no_second_opinion or not (models / SECOND_CLASSIFIER_FILE).is_file() else "on"
+
+
 def _model_lines(models: Path) -> list[str]:
     lines = []
-    for name in ("cards.onnx", "cards_cls.onnx"):
+    for name in ("cards.onnx", "cards_cls.onnx", SECOND_CLASSIFIER_FILE):
         path = models / name
+        if name == SECOND_CLASSIFIER_FILE and not path.is_file():
+            continue
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
         lines.append(f"- `{name}`: {path.stat().st_size / 1e6:.2f} MB, sha256 {digest}…, "
                      f"modified {time.strftime('%Y-%m-%d %H:%M', time.localtime(path.stat().st_mtime))}")
@@ -199,7 +209,8 @@ def make_reader(args: argparse.Namespace) -> CardReader:
         faint_box_score=args.faint_box_score, faint_box_min_probability=args.faint_box_min_probability,
         min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence,
         scale_vote=args.scale_vote, scale_vote_min_px=args.scale_vote_min_px, balance_casts=not args.no_balanced_read,
-        unnamed_box_score=args.unnamed_box_score, none_sure_probability=args.none_sure_probability)
+        unnamed_box_score=args.unnamed_box_score, none_sure_probability=args.none_sure_probability,
+        second_opinion=not args.no_second_opinion)
 
 
 def run_evaluation(args: argparse.Namespace) -> int:
@@ -334,6 +345,7 @@ def _write_report(out: Path, models: Path, args, results, skipped, seconds: floa
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
              f"scale vote {_scale_vote_words(args)}, balanced read {'off' if args.no_balanced_read else 'on'}, "
              f"unnamed boxes {_unnamed_box_words(args)}, "
+             f"second opinion {_second_opinion_words(args, models)}, "
              f"limit per set: {args.limit or 'none'}.", ""]
     lines += _model_lines(models) + [""]
     lines += ["## Summary", "", "| set | measure | value |", "| --- | --- | --- |"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING, SEEN_TWICE_WARNING, UNSURE_MARKS_WARNING
+from vision.messages import (BLURRED_WARNING, NO_CARDS_WARNING, SECOND_LOOK_WARNING, SEEN_TWICE_WARNING,
+                             UNSURE_MARKS_WARNING)
 from vision.sharpness import BLURRED_BELOW
 
 # English wording of the restated warnings (translations: webapp.i18n).
@@ -29,9 +30,12 @@ READER_WARNING_TEXT: dict[str, str] = {
     "no_card_read": "No card was read in the photo: retake it with the cards' corners in view, closer and in focus.",
 }
 
-# Card counts, row sizes and confidence: the review checks these against the hand as corrected, not as read.
-_RECHECKED = re.compile(r"(low confidence|expected \d+ cards, found|(front|middle|back) row has \d+ card)",
-                        re.IGNORECASE)
+# Card counts, row sizes, confidence and the second look's doubts: the review checks these against the hand as
+# corrected, not as read.
+_RECHECKED = re.compile(r"(low confidence|expected \d+ cards, found|(front|middle|back) row has \d+ card|"
+                        + re.escape(SECOND_LOOK_WARNING) + ")", re.IGNORECASE)
+# One doubted card as the reader lists it: "KS (KD? 0.62)"
+_DOUBT = re.compile(r"(?P<code>[2-9TJQKA][SHDC]) \((?P<other>[2-9TJQKA][SHDC]|none)\? (?P<probability>[\d.]+)\)")
 
 # What the reader writes (vision.reader, vision.cards, vision.rows) -> key; named groups become the values.
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
@@ -54,6 +58,14 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
 def rechecked_by_review(text: str) -> bool:
     """Whether the review states this reader warning itself, up to date after corrections."""
     return _RECHECKED.match(text) is not None
+
+
+def second_look_doubts(text: str) -> list[tuple[str, str, float]]:
+    """(card, the second look's code, its probability) for each card a "second look doubts" warning names; [] for
+    any other warning."""
+    if not text.startswith(SECOND_LOOK_WARNING + ":"):
+        return []
+    return [(m["code"], m["other"], float(m["probability"])) for m in _DOUBT.finditer(text)]
 
 
 def restate(text: str) -> tuple[str, dict[str, Any]] | None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from webapp import reader, rules
 from webapp.models import Game, Round
-from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate
+from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate, second_look_doubts
 from webapp.rounds.shape import CARDS_LEFT, bigtwo_rules, layout
 
 
@@ -61,8 +61,12 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
                 if card["confidence"] < reader.LOW_CONFIDENCE and card["code"] in codes:
                     notes.append(_note("warn", "low", code=card["code"], percent=round(card["confidence"] * 100)))
             for text in summary["warnings"]:
+                for code, other, probability in second_look_doubts(text):
+                    if code in codes:  # a card corrected since is no longer in doubt
+                        key = "second_look_none" if other == "none" else "second_look"
+                        notes.append(_note("warn", key, code=code, other=other, percent=round(probability * 100)))
                 if rechecked_by_review(text):
-                    continue  # counts and confidence are re-checked above against the hand as it is now
+                    continue  # counts, confidence and doubts are re-checked against the hand as it is now
                 restated = restate(text)
                 notes.append(_note("warn", restated[0], **restated[1]) if restated else {"level": "warn", "text": text})
         if hand.instant_win and not any(n["level"] == "error" for n in notes):
@@ -101,6 +105,8 @@ WARNING_TEXT = {
     "repeated": "{code} appears {n} times in this hand.",
     "shared": "{code} was also read for {players}.",
     "low": "{code} was read with low confidence ({percent}%).",
+    "second_look": "{code}: a second look at it reads {other} ({percent}%). Check this card.",
+    "second_look_none": "{code}: a second look at it sees no card there ({percent}%). Check this card.",
     "no_cards_left": "No cards left yet: take a photo or type them, or mark this player as the one who went out.",
     "too_many": "{n} cards left, but a hand holds at most {limit}.",
     "no_winner": "Mark the player who went out (the winner), or the one who claims an instant win.",
