@@ -3,7 +3,7 @@ changed (docs/reader-decisions.md, "second opinion").
 
 The shipped classifier and every step trained after it share most of their failures (session 40), but session 51's
 width-40 classifier, taught four-colour inks and distilled from the shipped one, fails elsewhere on the real decks in
-four colours: there it names 27 of the 66 sure cards read wrong otherwise, and 14 of 2,440 right ones (session 53).
+four colours: there it names otherwise 27 sure cards read wrong and 14 right ones of about 2,500 (session 53).
 It is shipped int8-quantised (`vision.training.quantize_classifier`) beside the pair."""
 from __future__ import annotations
 
