@@ -86,3 +86,17 @@ def test_a_cards_runner_up_codes_are_offered_when_it_is_tapped_unless_another_ha
     assert guesses["AS"] == ""  # read without runner-ups
     assert enter_rows(client, token, number, 1, "8D 8C 8S / 3C 3D 3S 4D 4S / 5C 5D 5S 6C 6D").status_code == 303
     assert _next_guesses(client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True))["7H"] == "7D 2C TH"
+
+
+def test_a_card_the_second_look_doubts_is_marked_and_offers_its_code_first(client, monkeypatch):
+    full = dict(ROWS, back=ROWS["back"] + ["7H"])
+    reading = reading_of(full, ["second look doubts: KS (KD? 0.62), 9H (none? 0.55)"])
+    king = next(card for card in reading["cards"] if card["code"] == "KS")
+    king["alternatives"] = [{"code": "KC", "confidence": 0.02}, {"code": "KD", "confidence": 0.01}]
+    token, number = hand_read_from_photo(client, monkeypatch, reading)
+    page = client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)
+    guesses = _next_guesses(page)
+    assert guesses["KS"] == "KD KC"  # the second look's code first, once
+    assert guesses["9H"] == ""  # `none` is no card to offer
+    marked = set(re.findall(r'class="card[^"]* low fix" data-row="\w+" data-index="\d+" data-code="(\w+)"', page))
+    assert marked == {"KS", "9H"}  # read surely, but doubted: marked for a look like low-confidence cards

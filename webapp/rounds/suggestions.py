@@ -10,6 +10,7 @@ from typing import Any
 from vision.messages import UNSURE_MARKS_WARNING
 from webapp import reader
 from webapp.models import Hand, Round
+from webapp.rounds.reader_notes import second_look_doubts
 from webapp.rounds.shape import layout
 
 # One mark as the reader lists it: "7H? (0.41)"
@@ -40,15 +41,26 @@ def unsure_suggestions(rnd: Round, player: str) -> list[dict[str, Any]]:
 
 def card_alternatives(rnd: Round, player: str) -> dict[str, list[str]]:
     """Per code the reader named on the player's photo, its first reader.ALTERNATIVES_SHOWN runner-up codes (vision
-    read's "alternatives") that no other hand of the round holds (one deck holds each card once), likeliest first.
+    read's "alternatives"; for a card the second look doubts, its code first) that no other hand of the round holds
+    (one deck holds each card once), likeliest first.
     Codes this hand holds stay: a card whose two corners were read as two codes is in the hand twice, and the true
     code is often the other one (session 53: for 17 of 98 cards read wrong on the synthetic sets)."""
     hand = next(h for h in rnd.hands if h.player == player)
     if hand.upload is None:
         return {}
     held = {code for h in rnd.hands if h.player != player for row in layout(rnd.game) for code in getattr(h, row)}
-    return {card["code"]: [code for code in card["alternatives"] if code not in held][:reader.ALTERNATIVES_SHOWN]
-            for card in reader.summarise(hand.upload.reading)["cards"] if card["alternatives"]}
+    summary = reader.summarise(hand.upload.reading)
+    # a card the second look doubts: its code for it first (it names the true code of most cards it doubts)
+    second = {code: other for text in summary["warnings"] for code, other, _ in second_look_doubts(text)
+              if other != "none"}
+    offers = {}
+    for card in summary["cards"]:
+        codes = [second[card["code"]]] if card["code"] in second else []
+        codes += [code for code in card["alternatives"] if code not in codes]
+        codes = [code for code in codes if code not in held][:reader.ALTERNATIVES_SHOWN]
+        if codes:
+            offers[card["code"]] = codes
+    return offers
 
 
 def _free_place(hand: Hand, sizes: dict[str, int]) -> tuple[str, int] | None:
