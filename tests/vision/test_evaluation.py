@@ -729,3 +729,16 @@ def test_a_photo_read_wrong_does_not_count_among_those_read_right_but_warned(tmp
     result = evaluate_rank_boxes(reader, [(path, right), (path, missed)], "drawn multi")
     assert result.read_right == 1 and result.photos == 2
     assert result.numbers[WARNED_RIGHT] == 0.0
+
+
+def test_the_report_says_whether_a_second_opinion_read_and_names_its_file(tmp_path, reader, monkeypatch):
+    folder = tmp_path / "real" / "photos" / "val"
+    folder.mkdir(parents=True)
+    write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]], 0)
+    args = ("--sets", "real-deck", "--real-deck-photos", str(folder))
+    without = _evaluation_report(tmp_path, reader, monkeypatch, *args)
+    assert "second opinion off" in without and "cards_cls_second.onnx" not in without
+    (tmp_path / "cards_cls_second.onnx").write_bytes(b"stand-in")
+    with_file = _evaluation_report(tmp_path, reader, monkeypatch, *args)
+    assert "second opinion on" in with_file and "- `cards_cls_second.onnx`: " in with_file
+    assert "second opinion off" in _evaluation_report(tmp_path, reader, monkeypatch, *args, "--no-second-opinion")

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.detector import letterbox, to_network_input
+from vision.training.int8 import quantize_qdq
 
 
 def head_prefix(node_names: list[str]) -> str:
@@ -46,28 +47,11 @@ def calibration_inputs(tiles: list[Path], photos: list[Path], photo_side: int) -
 
 def quantize(model: Path, out: Path, inputs: list[np.ndarray]) -> list[str]:
     """Write the int8 model; returns the names of the nodes kept in float."""
-    import onnx
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
+    def head_nodes(names: list[str]) -> list[str]:
+        prefix = head_prefix(names)
+        return [name for name in names if name.startswith(prefix)]
 
-    class Reader(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.items = iter(inputs)
-
-        def get_next(self) -> dict | None:
-            item = next(self.items, None)
-            return None if item is None else {"images": item}
-
-    prepared = out.with_suffix(".pre.onnx")
-    quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
-    names = [node.name for node in onnx.load(str(prepared)).graph.node]
-    prefix = head_prefix(names)
-    kept_float = [name for name in names if name.startswith(prefix)]
-    quantize_static(str(prepared), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
-                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                    nodes_to_exclude=kept_float)
-    prepared.unlink()
-    return kept_float
+    return quantize_qdq(model, out, inputs, activations_signed=False, skip_symbolic_shape=True, kept_float=head_nodes)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,8 +21,8 @@ from webapp.rounds.hands import (set_instant_win, set_manual, set_natural, set_o
 from webapp.rounds.loading import find_round, require_open
 from webapp.rounds.parsing import normalise, parse_cards_left, parse_rows, parse_typed
 from webapp.rounds.photos import add_photo
-from webapp.rounds.reader_notes import second_look_doubts
-from webapp.rounds.review import WARNING_TEXT, hand_warnings, ready_to_settle, round_input, round_warnings
+from webapp.rounds.review import (WARNING_TEXT, cards_to_look_at, hand_warnings, ready_to_settle, round_input,
+                                  round_warnings)
 from webapp.rounds.serialise import hand_json, round_json
 from webapp.rounds.settling import NOT_READY, reopen, settle
 from webapp.rounds.suggestions import card_alternatives, unsure_suggestions
@@ -30,9 +30,8 @@ from webapp.rounds.shape import CARDS_LEFT, ROW_SIZES, ROWS, bigtwo_rules, layou
 
 __all__ = [
     "CARDS_LEFT", "NOT_READY", "ROWS", "ROW_SIZES", "WARNING_TEXT", "RoundError", "add_photo", "bigtwo_rules",
-    "card_alternatives", "correct_card", "find_round", "hand_json", "hand_warnings", "layout", "new_round",
-    "normalise", "parse_cards_left", "parse_rows", "parse_typed", "ready_to_settle", "remove_card", "reopen",
-    "require_open", "round_input", "round_json", "round_warnings", "second_look_doubts", "set_instant_win",
-    "set_manual", "set_natural", "set_out", "set_round_details", "set_surrender", "settle", "swap_rows",
-    "unsure_suggestions",
+    "card_alternatives", "cards_to_look_at", "correct_card", "find_round", "hand_json", "hand_warnings", "layout",
+    "new_round", "normalise", "parse_cards_left", "parse_rows", "parse_typed", "ready_to_settle", "remove_card",
+    "reopen", "require_open", "round_input", "round_json", "round_warnings", "set_instant_win", "set_manual",
+    "set_natural", "set_out", "set_round_details", "set_surrender", "settle", "swap_rows", "unsure_suggestions",
 ]

@@ -68,6 +68,12 @@ def second_look_doubts(text: str) -> list[tuple[str, str, float]]:
     return [(m["code"], m["other"], float(m["probability"])) for m in _DOUBT.finditer(text)]
 
 
+def doubted_codes(warnings: list[str]) -> dict[str, str]:
+    """Each card a reading's "second look doubts" warning names -> the code the second look reads instead ('none'
+    included)."""
+    return {code: other for text in warnings for code, other, _ in second_look_doubts(text)}
+
+
 def restate(text: str) -> tuple[str, dict[str, Any]] | None:
     """The key and values of a reader warning, or None when it is not one the review translates."""
     for pattern, key in _PATTERNS:

@@ -7,7 +7,8 @@ from typing import Any
 
 from webapp import reader, rules
 from webapp.models import Game, Round
-from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate, second_look_doubts
+from webapp.rounds.reader_notes import (READER_WARNING_TEXT, doubted_codes, rechecked_by_review, restate,
+                                        second_look_doubts)
 from webapp.rounds.shape import CARDS_LEFT, bigtwo_rules, layout
 
 
@@ -74,6 +75,14 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
             if refused:
                 notes.append(_note("error", "instant_refused", reason=refused))
     return out
+
+
+def cards_to_look_at(summary: dict[str, Any] | None) -> set[str]:
+    """The codes the hand page marks for a look: read with low confidence, or doubted by the second look."""
+    if not summary:
+        return set()
+    return ({card["code"] for card in summary["cards"] if card["confidence"] < reader.LOW_CONFIDENCE}
+            | set(doubted_codes(summary["warnings"])))
 
 
 def _instant_win_refused(game: Game, player: str, codes: list[str]) -> str | None:

@@ -10,7 +10,7 @@ from typing import Any
 from vision.messages import UNSURE_MARKS_WARNING
 from webapp import reader
 from webapp.models import Hand, Round
-from webapp.rounds.reader_notes import second_look_doubts
+from webapp.rounds.reader_notes import doubted_codes
 from webapp.rounds.shape import layout
 
 # One mark as the reader lists it: "7H? (0.41)"
@@ -51,8 +51,7 @@ def card_alternatives(rnd: Round, player: str) -> dict[str, list[str]]:
     held = {code for h in rnd.hands if h.player != player for row in layout(rnd.game) for code in getattr(h, row)}
     summary = reader.summarise(hand.upload.reading)
     # a card the second look doubts: its code for it first (it names the true code of most cards it doubts)
-    second = {code: other for text in summary["warnings"] for code, other, _ in second_look_doubts(text)
-              if other != "none"}
+    second = {code: other for code, other in doubted_codes(summary["warnings"]).items() if other != "none"}
     offers = {}
     for card in summary["cards"]:
         codes = [second[card["code"]]] if card["code"] in second else []

@@ -67,8 +67,7 @@ def hand(token: str, number: int, seat: int, error: str | None = None, status: i
     the_hand = next(h for h in rnd.hands if h.player == player)
     summary = reader.summarise(the_hand.upload.reading) if the_hand.upload else None
     warnings = rounds.hand_warnings(rnd)[player]
-    low = {c["code"] for c in summary["cards"] if c["confidence"] < reader.LOW_CONFIDENCE} if summary else set()
-    low |= {code for text in (summary or {}).get("warnings", []) for code, _, _ in rounds.second_look_doubts(text)}
+    low = rounds.cards_to_look_at(summary)
     return render_template(
         "hand.html", game=game, rnd=rnd, hand=the_hand, seat=seat, summary=summary, warnings=warnings, low=low,
         suggestions=rounds.unsure_suggestions(rnd, player), alternatives=rounds.card_alternatives(rnd, player),
