@@ -2,7 +2,8 @@
 # Build .devcarry/ (ignored by git) for scripts/device_detector_step.sh on a lent GPU machine: ultralytics' wheels
 # for that machine's Python 3.12 (its torch, torchvision, OpenCV and the rest are there already; polars is not, and
 # train_detector does without it), the deck cache as WebP, and a val tile set. About 32 MiB with 600 val tiles; the
-# repository's tracked files add about 30 MiB, under the 64 MiB a call may carry (the last line checks the sum).
+# repository's tracked files add about 44 MiB (session 54), and a call may carry 64 MiB in all (the last line checks
+# the sum): since session 54 only QUALITY=75 and no val tiles fit (18 + 44 MiB).
 # Usage: bash scripts/device_carry.sh DECK_CACHE [VAL_TILES]   (VAL_TILES: a phototiles folder with images/val,
 # labels/val; without it the step validates on its own render's val split, the val decks' tiles). QUALITY (WebP,
 # default 85; 92 until session 32, when the 17 decks and 600 val tiles no longer fit at 92) makes a larger cache fit:
