@@ -44,13 +44,17 @@ def test_the_crop_folder_skips_folders_and_files_that_are_not_crops(tmp_path):
     assert batch[2, 0, 0, 0] == pytest.approx(30 / 255, abs=1e-6)
 
 
-def test_an_empty_crop_folder_is_a_clear_error(tmp_path, capsys):
+def test_an_empty_crop_folder_or_a_missing_model_is_a_clear_error(tmp_path, capsys):
     assert main([str(tmp_path), str(MODELS / "cards_cls.onnx"), str(MODELS / "cards_cls_second.onnx")]) == 2
     assert "no crops" in capsys.readouterr().err
+    (tmp_path / "2S").mkdir()
+    cv2.imwrite(str(tmp_path / "2S" / "0.png"), np.zeros((48, 48, 3), np.uint8))
+    assert main([str(tmp_path), str(MODELS / "cards_cls.onnx"), str(tmp_path / "absent.onnx")]) == 2
+    assert "model file not found" in capsys.readouterr().err
 
 
 def test_the_command_compares_the_shipped_classifiers_on_rendered_crops(tmp_path, capsys):
-    # crops of a blank card and of noise: whatever the models answer, the counts must add up over both files
+    # noise crops: whatever the models answer, the three counts cannot exceed the crops
     rng = np.random.default_rng(54)
     (tmp_path / "none").mkdir()
     for k in range(4):

@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.classifier import crops_to_input, softmax
 from vision.crops import CLASS_NAMES
+from vision.errors import ModelError
 from vision.onnx_session import create_session
 
 BATCH = 512
@@ -79,15 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         batch, truth = load_crop_folder(args.crops)
-    except (OSError, ValueError) as error:
+        first = probabilities(args.first, batch)
+        print(f"{args.first}: top-1 {np.mean(first.argmax(axis=1) == truth):.4f} on {len(truth)} crops")
+        for model in args.others:
+            result = agreement(truth, first, probabilities(model, batch))
+            print(f"{model}: top-1 {result.other_top1:.4f}; both wrong {result.both_wrong}, only the first "
+                  f"{result.only_first_wrong}, only this {result.only_other_wrong}; the two's mean "
+                  f"{result.mean_top1:.4f}")
+    except (OSError, ValueError, ModelError) as error:
         print(error, file=sys.stderr)
         return 2
-    first = probabilities(args.first, batch)
-    print(f"{args.first}: top-1 {np.mean(first.argmax(axis=1) == truth):.4f} on {len(truth)} crops")
-    for model in args.others:
-        result = agreement(truth, first, probabilities(model, batch))
-        print(f"{model}: top-1 {result.other_top1:.4f}; both wrong {result.both_wrong}, only the first "
-              f"{result.only_first_wrong}, only this {result.only_other_wrong}; the two's mean {result.mean_top1:.4f}")
     return 0
 
 
