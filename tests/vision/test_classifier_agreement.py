@@ -42,6 +42,9 @@ def test_the_crop_folder_skips_folders_and_files_that_are_not_crops(tmp_path):
     assert batch.shape == (3, 3, 48, 48)
     assert list(truth) == [CLASS_NAMES.index("2S")] * 2 + [CLASS_NAMES.index("none")]
     assert batch[2, 0, 0, 0] == pytest.approx(30 / 255, abs=1e-6)
+    cv2.imwrite(str(tmp_path / "2S" / "large.png"), np.zeros((64, 64, 3), np.uint8))
+    with pytest.raises(ValueError, match="not a 48x48 colour crop"):
+        load_crop_folder(tmp_path)
 
 
 def test_an_empty_crop_folder_or_a_missing_model_is_a_clear_error(tmp_path, capsys):

@@ -7,7 +7,8 @@ Every classifier after the first is compared with the first on the same crops (a
 crop tools write them): its top-1, the crops both name wrongly, the crops only one of them names wrongly, and the
 top-1 of the two's mean probabilities. A second opinion or an ensemble helps only where the failures differ: session
 51's classifiers, fine-tuned or distilled from the shipped one, share most of its failures; a classifier trained from
-its own start shares far fewer (model card, Next 12).
+its own start shares far fewer (model card, Next 12). Each crop is named once, as cut, in batches (no quarter turns):
+for how the reader itself names a crop folder, turns included, see vision.training.crop_naming.
 """
 from __future__ import annotations
 
@@ -19,10 +20,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier import crops_to_input, softmax
-from vision.crops import CLASS_NAMES
+from vision.classifier import IndexClassifier, crops_to_input, softmax
+from vision.crops import CLASS_NAMES, CROP_SIZE
 from vision.errors import ModelError
-from vision.onnx_session import create_session
 
 BATCH = 512
 
@@ -46,6 +46,8 @@ def load_crop_folder(folder: Path) -> tuple[np.ndarray, np.ndarray]:
         for file in sorted(class_folder.glob("*.png")):
             image = cv2.imread(str(file), cv2.IMREAD_COLOR)
             if image is not None:
+                if image.shape != (CROP_SIZE, CROP_SIZE, 3):
+                    raise ValueError(f"{file}: not a {CROP_SIZE}x{CROP_SIZE} colour crop")
                 crops.append(image)
                 truth.append(CLASS_NAMES.index(class_folder.name))
     if not crops:
@@ -53,12 +55,13 @@ def load_crop_folder(folder: Path) -> tuple[np.ndarray, np.ndarray]:
     return crops_to_input(crops), np.array(truth)
 
 
-def probabilities(model: Path, batch: np.ndarray) -> np.ndarray:
-    """The model's class probabilities for the input, in slices of BATCH crops (no quarter turns: the crops as cut)."""
-    session = create_session(model)
-    name = session.get_inputs()[0].name
-    return np.concatenate([softmax(session.run(None, {name: batch[i:i + BATCH]})[0].astype(np.float32))
-                           for i in range(0, len(batch), BATCH)])
+def probabilities_as_cut(model: Path, batch: np.ndarray) -> np.ndarray:
+    """The model's class probabilities for the input, in slices of BATCH crops (no quarter turns: the crops as cut).
+    The model is loaded as the reader loads it, so a file with another class order is refused (ModelError)."""
+    classifier = IndexClassifier(model)
+    return np.concatenate([
+        softmax(classifier.session.run(None, {classifier.input_name: batch[i:i + BATCH]})[0].astype(np.float32))
+        for i in range(0, len(batch), BATCH)])
 
 
 def agreement(truth: np.ndarray, first: np.ndarray, other: np.ndarray) -> Agreement:
@@ -80,10 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         batch, truth = load_crop_folder(args.crops)
-        first = probabilities(args.first, batch)
+        first = probabilities_as_cut(args.first, batch)
         print(f"{args.first}: top-1 {np.mean(first.argmax(axis=1) == truth):.4f} on {len(truth)} crops")
         for model in args.others:
-            result = agreement(truth, first, probabilities(model, batch))
+            result = agreement(truth, first, probabilities_as_cut(model, batch))
             print(f"{model}: top-1 {result.other_top1:.4f}; both wrong {result.both_wrong}, only the first "
                   f"{result.only_first_wrong}, only this {result.only_other_wrong}; the two's mean "
                   f"{result.mean_top1:.4f}")
