@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 from vision.decode import MAX_PIXELS, MAX_SINGLE_SCAN_JPEG_PIXELS  # noqa: E402
 from vision.degrade import motion_blur  # noqa: E402
 from vision.looks import DETECTION_SIZES, FAINT_BOX_SCORE  # noqa: E402
-from vision.reader import CLASSIFIER_FILE, DETECTOR_FILE, MODELS_DIR, CardReader  # noqa: E402
+from vision.reader import CLASSIFIER_FILE, DETECTOR_FILE, MODELS_DIR, PARTNER_CLASSIFIER_FILE, CardReader  # noqa: E402
 from vision.second_opinion import SECOND_CLASSIFIER_FILE  # noqa: E402
 
 PHOTO_SIZE = (4000, 3000)
@@ -141,7 +141,8 @@ def main() -> None:
             print(f"saved to {args.save}")
             return
     models = Path(args.models)
-    shipped = [n for n in (DETECTOR_FILE, CLASSIFIER_FILE, SECOND_CLASSIFIER_FILE) if (models / n).is_file()]
+    shipped = [n for n in (DETECTOR_FILE, CLASSIFIER_FILE, PARTNER_CLASSIFIER_FILE, SECOND_CLASSIFIER_FILE)
+               if (models / n).is_file()]
     for name in shipped:
         print(f"model {name}: {(models / name).stat().st_size / 1e6:.2f} MB")
     total_mb = sum((models / n).stat().st_size for n in shipped) / 1e6

@@ -138,10 +138,14 @@ def same_card(a: IndexReading, b: IndexReading, factor: float = SAME_CARD_DISTAN
     return distance <= factor * (a.size + b.size) / 2
 
 
-def merge_indices(indices: list[IndexReading], factor: float = SAME_CARD_DISTANCE
+def merge_indices(indices: list[IndexReading], factor: float = SAME_CARD_DISTANCE, *, sure_from: float = 0.0
                   ) -> tuple[list[Card], list[str]]:
     """Group indices of the same code that lie within a card's reach into cards.
 
+    A reading named under `sure_from` joins no card that already shows two separate corners named at least that
+    surely (most decks print two) unless it lies within the box they span: a weak name for another card's corner
+    would move the card's centre, and with it the rows (session 55: a 7C's corner named 2C 0.28 joined a sure 2C six
+    index sizes away). It stands as an unsure card of its own.
     Returns the cards (most confident first) and warnings for a code seen on two cards far apart.
     """
     cards: list[Card] = []
@@ -152,7 +156,8 @@ def merge_indices(indices: list[IndexReading], factor: float = SAME_CARD_DISTANC
     for code, readings in by_code.items():
         groups: list[list[IndexReading]] = []
         for reading in readings:  # single linkage: join every group it is close to
-            near = [g for g in groups if any(same_card(reading, other, factor) for other in g)]
+            near = [g for g in groups if any(same_card(reading, other, factor) for other in g)
+                    and not (reading.probability < sure_from and _shuts_out(g, reading, sure_from))]
             merged = [reading] + [r for g in near for r in g]
             groups = [g for g in groups if not any(g is n for n in near)] + [merged]
         if len(groups) > 1:
@@ -160,6 +165,22 @@ def merge_indices(indices: list[IndexReading], factor: float = SAME_CARD_DISTANC
         cards.extend(Card(code, sorted(g, key=lambda r: -r.probability)) for g in groups)
     cards.sort(key=lambda c: -c.confidence)
     return cards, warnings
+
+
+def _shuts_out(group: list[IndexReading], weak: IndexReading, sure_from: float) -> bool:
+    """Whether a card's readings show two separate corners named at least `sure_from` and `weak` lies outside the box
+    they span (their own boxes included): off the card's face, so on another card. A weak reading on the face
+    (a large pip or the art named as the card) or on a corner still joins."""
+    sure: list[IndexReading] = []
+    for reading in group:
+        if reading.probability >= sure_from and all(
+                overlap_share(reading.box, kept.box) < SEPARATE_CORNER_OVERLAP for kept in sure):
+            sure.append(reading)
+    if len(sure) < 2:
+        return False
+    boxes = np.array([r.box for r in sure])
+    x, y = weak.centre
+    return not (boxes[:, 0].min() <= x <= boxes[:, 2].max() and boxes[:, 1].min() <= y <= boxes[:, 3].max())
 
 
 def leave_out_repeats(cards: list[Card], warnings: list[str], hand_size: int) -> tuple[list[Card], list[str]]:

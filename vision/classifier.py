@@ -1,4 +1,5 @@
-"""Index classifier: crops cut with the shared crop rule (vision.crops), one batched ONNX run, softmax."""
+"""Index classifier: crops cut with the shared crop rule (vision.crops), one batched ONNX run, softmax; where a
+partner network is shipped, the mean of the two's probabilities."""
 from __future__ import annotations
 
 import json
@@ -50,19 +51,19 @@ def scaled_boxes(boxes: np.ndarray, factor: float) -> np.ndarray:
 class IndexClassifier:
     """Names the card of each index box (52 codes + `none`); thread-safe."""
 
-    def __init__(self, model_path: Path, *, scale_vote: tuple[float, ...] = SCALE_VOTE,
-                 scale_vote_min_px: float = SCALE_VOTE_MIN_PX, rotation_check_below: float = ROTATION_CHECK_BELOW):
+    def __init__(self, model_path: Path, *, partner_path: Path | None = None,
+                 scale_vote: tuple[float, ...] = SCALE_VOTE, scale_vote_min_px: float = SCALE_VOTE_MIN_PX,
+                 rotation_check_below: float = ROTATION_CHECK_BELOW):
+        """`partner_path`: a second network whose probabilities are averaged with this one's on every crop (the
+        shipped pair's partner, trained from its own start so that it fails elsewhere: docs/reader-decisions.md,
+        partner classifier)."""
         self.scale_vote = scale_vote
         self.scale_vote_min_px = scale_vote_min_px
         self.rotation_check_below = rotation_check_below
-        self.session = create_session(model_path)
+        self.session = _checked_session(model_path)
         self.input_name = self.session.get_inputs()[0].name
-        classes = self.session.get_outputs()[0].shape[-1]
-        if isinstance(classes, int) and classes != len(CLASS_NAMES):
-            raise ModelError(f"classifier {model_path.name} has {classes} outputs, expected {len(CLASS_NAMES)}")
-        recorded = self.session.get_modelmeta().custom_metadata_map.get("classes")
-        if recorded is not None and json.loads(recorded) != CLASS_NAMES:
-            raise ModelError(f"classifier {model_path.name} was trained with another class order than vision.crops")
+        self.partner = None if partner_path is None else _checked_session(partner_path)
+        self.partner_input_name = None if self.partner is None else self.partner.get_inputs()[0].name
 
     def probabilities(self, image: np.ndarray, boxes: np.ndarray,
                       rotation_vote_below: float = ROTATION_VOTE_BELOW) -> np.ndarray:
@@ -105,5 +106,25 @@ class IndexClassifier:
         return probs
 
     def _run(self, batch: np.ndarray) -> np.ndarray:
-        (logits,) = self.session.run(None, {self.input_name: batch})[:1]
-        return softmax(logits.astype(np.float32))
+        probs = _probabilities(self.session, self.input_name, batch)
+        if self.partner is not None:
+            # the plain mean: a normalised product made wrong names surer where both lean the same way (session 55)
+            probs = (probs + _probabilities(self.partner, self.partner_input_name, batch)) / 2
+        return probs
+
+
+def _checked_session(model_path: Path):
+    """An ONNX Runtime session of a classifier with CLASS_NAMES' outputs in their order (ModelError otherwise)."""
+    session = create_session(model_path)
+    classes = session.get_outputs()[0].shape[-1]
+    if isinstance(classes, int) and classes != len(CLASS_NAMES):
+        raise ModelError(f"classifier {model_path.name} has {classes} outputs, expected {len(CLASS_NAMES)}")
+    recorded = session.get_modelmeta().custom_metadata_map.get("classes")
+    if recorded is not None and json.loads(recorded) != CLASS_NAMES:
+        raise ModelError(f"classifier {model_path.name} was trained with another class order than vision.crops")
+    return session
+
+
+def _probabilities(session, input_name: str, batch: np.ndarray) -> np.ndarray:
+    (logits,) = session.run(None, {input_name: batch})[:1]
+    return softmax(logits.astype(np.float32))

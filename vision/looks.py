@@ -47,8 +47,9 @@ MIN_BOX_SIDE = 2.0  # detector boxes thinner than this (pixels of the picture lo
 # than half the unsure threshold (it places no closer look), which names no card but is warned of as a mark left out
 # unless a card read elsewhere accounts for it (vision.results). A half-seen index sits a few hundredths between a
 # card and `none`; dropped, a loose read misses its card without a word [unnamed boxes].
-# Off (above 1): with the shipped pair it mends no read and warns more right ones; a knob for candidates (session 52).
-UNNAMED_BOX_SCORE = 1.01
+# On since session 55, with the partner classifier: the two's mean loses weak guesses a single classifier kept by
+# luck, and this rule gives them back (alone, with the shipped pair, it mended no read and warned more right ones).
+UNNAMED_BOX_SCORE = 0.4
 NONE_SURE_PROBABILITY = 0.7
 
 

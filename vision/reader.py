@@ -39,6 +39,10 @@ from vision.zoom import layout_region
 MODELS_DIR = Path(os.environ.get("VISION_MODELS_DIR", Path(__file__).resolve().parent.parent / "models"))
 DETECTOR_FILE = "cards.onnx"
 CLASSIFIER_FILE = "cards_cls.onnx"
+# A partner classifier whose probabilities are averaged with the classifier's on every crop, where the models folder
+# has one beside it (it was chosen for that classifier) [partner classifier].
+PARTNER_CLASSIFIER_FILE = "cards_cls_partner.onnx"
+PARTNER_CLASSIFIER = True
 # Each constant's measurements are in docs/reader-decisions.md, under the section named in brackets.
 # Crops are cut from a copy at least this long (JPEGs are decoded at 1/2, 1/4 or 1/8 size when bigger).
 CROP_SOURCE_LONG_SIDE = 1920
@@ -80,15 +84,20 @@ class CardReader:
                  unsqueeze_short_reads: bool = UNSQUEEZE_SHORT_READS, read_four_colours: bool = READ_FOUR_COLOURS,
                  balance_casts: bool = BALANCE_CASTS, unnamed_box_score: float = UNNAMED_BOX_SCORE,
                  none_sure_probability: float = NONE_SURE_PROBABILITY, second_opinion: bool = SECOND_OPINION,
+                 partner_classifier: bool = PARTNER_CLASSIFIER,
                  detector: IndexDetector | None = None, classifier: IndexClassifier | None = None,
                  second_classifier: IndexClassifier | None = None):
         """`detector` / `classifier` / `second_classifier` replace the ONNX models (anything with the same methods,
         e.g. in tests). The second opinion is `second_classifier`, else models_dir's SECOND_CLASSIFIER_FILE when the
-        classifier is models_dir's too and the file is there (it was chosen for that classifier), else none."""
+        classifier is models_dir's too and the file is there (it was chosen for that classifier), else none; the
+        classifier's partner likewise is models_dir's PARTNER_CLASSIFIER_FILE, unless `partner_classifier` is off."""
+        partner_file = Path(models_dir) / PARTNER_CLASSIFIER_FILE
         self.looks = IndexLooks(
             detector or IndexDetector(Path(models_dir) / DETECTOR_FILE, score_threshold=score_threshold),
             classifier or IndexClassifier(Path(models_dir) / CLASSIFIER_FILE, scale_vote=scale_vote,
-                                          scale_vote_min_px=scale_vote_min_px),
+                                          scale_vote_min_px=scale_vote_min_px,
+                                          partner_path=partner_file if partner_classifier and partner_file.is_file()
+                                          else None),
             detection_sizes=detection_sizes, score_threshold=score_threshold, faint_box_score=faint_box_score,
             faint_box_min_probability=faint_box_min_probability, min_card_confidence=min_card_confidence,
             unnamed_box_score=unnamed_box_score, none_sure_probability=none_sure_probability)

@@ -111,7 +111,9 @@ def leave_out_unsure(readings: list[IndexReading], loose: bool, min_card_confide
     min_card_confidence are left out and named in one warning, except (rows) those filling a short hand. Unnamed
     readings (vision.looks, "unnamed boxes") name no card; those no named reading accounts for join the warning."""
     named = [r for r in readings if not r.unnamed]
-    cards, warnings = merge_indices(named)
+    # rows are placed by the cards' centres, so there a weak reading off a sure card's face stays off it (vision.cards)
+    sure_from = 0.0 if loose else min_card_confidence
+    cards, warnings = merge_indices(named, sure_from=sure_from)
     unsure = [card for card in cards if card.confidence < min_card_confidence]
     lone = _lone_unnamed([r for r in readings if r.unnamed], named)
     if not unsure and not lone:
@@ -122,7 +124,7 @@ def leave_out_unsure(readings: list[IndexReading], loose: bool, min_card_confide
         sure += filling
         unsure = [card for card in unsure if all(card is not f for f in filling)]
     kept = [i for card in sure for i in card.indices]
-    cards, warnings = merge_indices(kept)  # "seen twice" among the cards kept only
+    cards, warnings = merge_indices(kept, sure_from=sure_from)  # "seen twice" among the cards kept only
     unsure += lone
     if unsure:
         warnings.append(f"{UNSURE_MARKS_WARNING}: " + ", ".join(

@@ -43,6 +43,29 @@ def test_three_readings_chain_into_one_card():
     assert warnings == []
 
 
+def test_a_weak_reading_joins_no_card_that_shows_two_sure_corners():
+    """Session 55's layout 0011: a 7C's corner named 2C 0.28 lay within reach of a sure 2C's corners and joined it,
+    moving the card's centre; held off, it is an unsure card of its own (and "seen twice")."""
+    sure_pair = [index("2C", 150, 190, 0.97), index("2C", 10, 10, 0.95)]
+    weak = index("2C", -150, -60, 0.28)  # within 8 index sizes of the nearer corner, on neither
+    cards, warnings = merge_indices(sure_pair + [weak], sure_from=0.7)
+    assert sorted(len(c.indices) for c in cards) == [1, 2]
+    assert [c.confidence for c in cards if len(c.indices) == 1] == [pytest.approx(0.28)]
+    assert warnings == ["card seen twice: 2C appears 2 times far apart"]
+    joined, _ = merge_indices(sure_pair + [weak])  # without a sure threshold: as before
+    assert len(joined) == 1 and len(joined[0].indices) == 3
+
+
+def test_a_weak_reading_still_joins_a_card_with_one_sure_corner_or_lying_on_its_face():
+    one_sure = [index("5H", 10, 10, 0.95), index("5H", 150, 190, 0.4)]
+    cards, _ = merge_indices(one_sure + [index("5H", -150, -60, 0.3)], sure_from=0.7)
+    assert len(cards) == 1 and len(cards[0].indices) == 3
+    two_sure = [index("5H", 10, 10, 0.95), index("5H", 150, 190, 0.9)]
+    for weak in (index("5H", 12, 14, 0.3), index("5H", 80, 100, 0.3)):  # a corner found again; the face's pips
+        cards, warnings = merge_indices(two_sure + [weak], sure_from=0.7)
+        assert len(cards) == 1 and len(cards[0].indices) == 3 and warnings == []
+
+
 def test_distance_scales_with_index_size():
     small = [index("QS", 0, 0, size=10), index("QS", 150, 190, size=10)]  # 240 px apart, 10 px indices
     cards, warnings = merge_indices(small)

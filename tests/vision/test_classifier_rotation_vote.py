@@ -43,6 +43,7 @@ def make_classifier(session, scale_vote: tuple[float, ...] = SCALE_VOTE,
     classifier.session, classifier.input_name, classifier.scale_vote = session, "input", scale_vote
     classifier.scale_vote_min_px = scale_vote_min_px
     classifier.rotation_check_below = ROTATION_CHECK_BELOW
+    classifier.partner = None
     return classifier
 
 

@@ -742,3 +742,17 @@ def test_the_report_says_whether_a_second_opinion_read_and_names_its_file(tmp_pa
     with_file = _evaluation_report(tmp_path, reader, monkeypatch, *args)
     assert "second opinion on" in with_file and "- `cards_cls_second.onnx`: " in with_file
     assert "second opinion off" in _evaluation_report(tmp_path, reader, monkeypatch, *args, "--no-second-opinion")
+
+
+def test_the_report_says_whether_a_partner_classifier_read_and_names_its_file(tmp_path, reader, monkeypatch):
+    folder = tmp_path / "real" / "photos" / "val"
+    folder.mkdir(parents=True)
+    write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]], 0)
+    args = ("--sets", "real-deck", "--real-deck-photos", str(folder))
+    without = _evaluation_report(tmp_path, reader, monkeypatch, *args)
+    assert "partner classifier off" in without and "cards_cls_partner.onnx" not in without
+    (tmp_path / "cards_cls_partner.onnx").write_bytes(b"stand-in")
+    with_file = _evaluation_report(tmp_path, reader, monkeypatch, *args)
+    assert "partner classifier on" in with_file and "- `cards_cls_partner.onnx`: " in with_file
+    assert "partner classifier off" in _evaluation_report(tmp_path, reader, monkeypatch, *args,
+                                                           "--no-partner-classifier")

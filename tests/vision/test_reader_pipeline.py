@@ -227,7 +227,7 @@ def test_a_mark_the_first_look_saw_and_the_closer_look_missed_is_still_warned(ru
                         out[row, CLASS_NAMES.index(missed)] = 0.26
             return out
 
-    settings = dict(unnamed_box_score=0.5, none_sure_probability=0.6) if rule_on else {}
+    settings = dict(unnamed_box_score=0.5, none_sure_probability=0.6) if rule_on else dict(unnamed_box_score=1.01)
     read = CardReader(detector=MissesOneCardCloser(), classifier=UnsureOfItInTheWholePhoto(), **settings).read(
         jpeg(image), loose=True)
     assert read.detection_size > 640  # the closer look was kept

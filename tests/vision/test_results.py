@@ -58,3 +58,23 @@ def test_an_index_at_the_photo_edge_is_named_just_under_the_threshold():
 def test_nothing_found_says_so_in_both_modes():
     assert result_of([], SHAPE, 1.0, True, {}, 640).warnings[0].startswith(NO_CARDS_WARNING)
     assert "expected 13 cards, found 0" in result_of([], SHAPE, 1.0, False, {}, 640).warnings
+
+
+def test_a_weak_name_for_another_cards_corner_does_not_pull_a_sure_card_into_another_row():
+    """Session 55's layout 0011: a weak reading of a sure card's code on another card's corner (here between the
+    front and middle rows, within a card's reach of 5H's corners) stays off 5H, so the rows hold."""
+    readings = layout() + [index_at(100 + 200 * 0 + 60, 100 + 400 * 1 + 120, "5H", 0.99),  # 5H's second corner
+                           index_at(100, 380, "5H", 0.28)]
+    result = result_of(readings, SHAPE, 1.0, False, {}, 640)
+    assert {name: [c.code for c in cards] for name, cards in result.rows.items()} == {
+        "front": CODES[:3], "middle": CODES[3:8], "back": CODES[8:]}
+    assert f"{UNSURE_MARKS_WARNING}: 5H? (0.28)" in result.warnings
+    five_hearts = next(c for c in result.cards if c.code == "5H")
+    assert len(five_hearts.indices) == 2
+
+
+def test_loose_cards_keep_a_weak_reading_of_a_sure_cards_code_on_that_card():
+    """Loose cards have no rows for a card's centre to upset: the weak reading joins, and no mark is warned of."""
+    readings = layout() + [index_at(160, 620, "5H", 0.99), index_at(100, 380, "5H", 0.28)]
+    loose = result_of(readings, SHAPE, 1.0, True, {}, 640)
+    assert loose.warnings == [] and len(next(c for c in loose.cards if c.code == "5H").indices) == 3

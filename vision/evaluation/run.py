@@ -26,7 +26,7 @@ from vision.evaluation.views import (BLUR_VIEWS, COLOURED_LIGHTS, FLAT_VIEWS, LI
                                     steep_view_with_boxes)
 from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
                           NONE_SURE_PROBABILITY, UNNAMED_BOX_SCORE)
-from vision.reader import MODELS_DIR, CardReader
+from vision.reader import MODELS_DIR, PARTNER_CLASSIFIER_FILE, CardReader
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 from vision.second_opinion import SECOND_CLASSIFIER_FILE
 
@@ -80,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="boxes the detector scores at least this and the classifier names `none` less surely "
                              "than --none-sure-probability are kept as warn-only marks, and so are a replaced first "
                              "look's marks a closer look missed (docs/reader-decisions.md, unnamed boxes; above 1: "
-                             "off, the reader's rule)")
+                             "off)")
     parser.add_argument("--none-sure-probability", type=float, default=NONE_SURE_PROBABILITY,
                         help="how surely the classifier must name such a box `none` for it to be dropped")
     parser.add_argument("--scale-vote", type=scale_factors, default=",".join(map(str, SCALE_VOTE)),
@@ -93,6 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-second-opinion", action="store_true",
                         help="no second classifier's look at the sure cards, even where the models folder has one "
                              "(vision.second_opinion)")
+    parser.add_argument("--no-partner-classifier", action="store_true",
+                        help="the classifier alone, even where the models folder has a partner to average it with "
+                             "(docs/reader-decisions.md, partner classifier)")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
 
@@ -120,11 +123,15 @@ def _second_opinion_words(args: argparse.Namespace, models: Path) -> str:
     return "off" if args.no_second_opinion or not (models / SECOND_CLASSIFIER_FILE).is_file() else "on"
 
 
+def _partner_words(args: argparse.Namespace, models: Path) -> str:
+    return "off" if args.no_partner_classifier or not (models / PARTNER_CLASSIFIER_FILE).is_file() else "on"
+
+
 def _model_lines(models: Path) -> list[str]:
     lines = []
-    for name in ("cards.onnx", "cards_cls.onnx", SECOND_CLASSIFIER_FILE):
+    for name in ("cards.onnx", "cards_cls.onnx", PARTNER_CLASSIFIER_FILE, SECOND_CLASSIFIER_FILE):
         path = models / name
-        if name == SECOND_CLASSIFIER_FILE and not path.is_file():
+        if name in (PARTNER_CLASSIFIER_FILE, SECOND_CLASSIFIER_FILE) and not path.is_file():
             continue
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
         lines.append(f"- `{name}`: {path.stat().st_size / 1e6:.2f} MB, sha256 {digest}…, "
@@ -210,7 +217,7 @@ def make_reader(args: argparse.Namespace) -> CardReader:
         min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence,
         scale_vote=args.scale_vote, scale_vote_min_px=args.scale_vote_min_px, balance_casts=not args.no_balanced_read,
         unnamed_box_score=args.unnamed_box_score, none_sure_probability=args.none_sure_probability,
-        second_opinion=not args.no_second_opinion)
+        second_opinion=not args.no_second_opinion, partner_classifier=not args.no_partner_classifier)
 
 
 def run_evaluation(args: argparse.Namespace) -> int:
@@ -345,6 +352,7 @@ def _write_report(out: Path, models: Path, args, results, skipped, seconds: floa
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
              f"scale vote {_scale_vote_words(args)}, balanced read {'off' if args.no_balanced_read else 'on'}, "
              f"unnamed boxes {_unnamed_box_words(args)}, "
+             f"partner classifier {_partner_words(args, models)}, "
              f"second opinion {_second_opinion_words(args, models)}, "
              f"limit per set: {args.limit or 'none'}.", ""]
     lines += _model_lines(models) + [""]
