@@ -157,12 +157,21 @@ class CardReader:
         # first read's would cost a 12 MP photo ~140 ms for nothing [motion line]
         restore_follows = line is not None and self.sharpen_blurred
         image = photo.image
-        result = self._read_image(image, reduction, loose, timings, second_look=not restore_follows)
+        readings, size, scale = self.looks.find(image, timings)
+        # a four-colour deck's blue and green indices leave the first read short, and the two-colour read that follows
+        # makes its own second look: the first read's is put off until that read is not kept [speed]
+        put_off = not restore_follows and self.read_four_colours and self._shows_four_colours(image, readings)
+        if not restore_follows and not put_off:
+            readings = self.looks.second_look(image, readings, loose, scale, timings)
+        first = result = self._result_of(readings, image.shape, reduction, loose, timings, size)
         cast = None
         if self.balance_casts:
             result, image, cast = self._balanced_read(result, image, reduction, loose, timings, restore_follows)
         if self.read_four_colours:
             result, image = self._two_colour_read(result, image, reduction, loose, timings, restore_follows, cast)
+        if put_off and result is first:
+            readings = self.looks.second_look(image, readings, loose, scale, timings)
+            result = self._result_of(readings, image.shape, reduction, loose, timings, size)
         start = time.perf_counter()
         blurred = self._blur_warning(image, result.readings, line)
         timings["sharpness"] = measured_ms + (time.perf_counter() - start) * 1000
@@ -288,6 +297,13 @@ class CardReader:
         second.timings_ms = first.timings_ms
         second.kept_reads = [*first.kept_reads, name]
         return second
+
+    @staticmethod
+    def _shows_four_colours(image: np.ndarray, readings: list[IndexReading]) -> bool:
+        """Whether a look's indices show a four-colour deck's inks, measured as the two-colour read measures them
+        without a colour cast."""
+        names, paper = survey_inks(image, [r.box for r in readings])
+        return paper is not None and shows_four_colours(names, [r.probability for r in readings])
 
     def _read_image(self, image: np.ndarray, reduction: float, loose: bool, timings: dict[str, float],
                     second_look: bool = True) -> ReadResult:

@@ -731,28 +731,19 @@ def test_a_photo_read_wrong_does_not_count_among_those_read_right_but_warned(tmp
     assert result.numbers[WARNED_RIGHT] == 0.0
 
 
-def test_the_report_says_whether_a_second_opinion_read_and_names_its_file(tmp_path, reader, monkeypatch):
+@pytest.mark.parametrize("model_file, words, off_flag", [
+    ("cards_cls_second.onnx", "second opinion", "--no-second-opinion"),
+    ("cards_cls_partner.onnx", "partner classifier", "--no-partner-classifier"),
+])
+def test_the_report_says_whether_an_optional_model_read_and_names_its_file(tmp_path, reader, monkeypatch, model_file,
+                                                                            words, off_flag):
     folder = tmp_path / "real" / "photos" / "val"
     folder.mkdir(parents=True)
     write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]], 0)
     args = ("--sets", "real-deck", "--real-deck-photos", str(folder))
     without = _evaluation_report(tmp_path, reader, monkeypatch, *args)
-    assert "second opinion off" in without and "cards_cls_second.onnx" not in without
-    (tmp_path / "cards_cls_second.onnx").write_bytes(b"stand-in")
+    assert f"{words} off" in without and model_file not in without
+    (tmp_path / model_file).write_bytes(b"stand-in")
     with_file = _evaluation_report(tmp_path, reader, monkeypatch, *args)
-    assert "second opinion on" in with_file and "- `cards_cls_second.onnx`: " in with_file
-    assert "second opinion off" in _evaluation_report(tmp_path, reader, monkeypatch, *args, "--no-second-opinion")
-
-
-def test_the_report_says_whether_a_partner_classifier_read_and_names_its_file(tmp_path, reader, monkeypatch):
-    folder = tmp_path / "real" / "photos" / "val"
-    folder.mkdir(parents=True)
-    write_scene(folder, "0000", [["2S", "3H", "4D"], ["5C", "6S", "7H", "8D", "9C"], ["TS", "JH", "QD", "KC", "AS"]], 0)
-    args = ("--sets", "real-deck", "--real-deck-photos", str(folder))
-    without = _evaluation_report(tmp_path, reader, monkeypatch, *args)
-    assert "partner classifier off" in without and "cards_cls_partner.onnx" not in without
-    (tmp_path / "cards_cls_partner.onnx").write_bytes(b"stand-in")
-    with_file = _evaluation_report(tmp_path, reader, monkeypatch, *args)
-    assert "partner classifier on" in with_file and "- `cards_cls_partner.onnx`: " in with_file
-    assert "partner classifier off" in _evaluation_report(tmp_path, reader, monkeypatch, *args,
-                                                           "--no-partner-classifier")
+    assert f"{words} on" in with_file and f"- `{model_file}`: " in with_file
+    assert f"{words} off" in _evaluation_report(tmp_path, reader, monkeypatch, *args, off_flag)
