@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.crops import CLASS_NAMES, index_crop
 from vision.onnx_session import create_session
 from vision.errors import ModelError
+
+if TYPE_CHECKING:
+    from onnxruntime import InferenceSession
 
 # Measured in docs/reader-decisions.md [classify].
 # Crops named with less than this are classified again turned by 90, 180 and 270 degrees and the four answers
@@ -93,19 +97,21 @@ class IndexClassifier:
         if len(boxes) == 0:
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
         batch = crops_to_input([index_crop(image, box) for box in boxes])
-        probs = self._run(batch)
+        probs = self.probabilities_as_cut(batch)
         top = probs.max(axis=1)
         check_below = max(self.rotation_check_below, rotation_vote_below) if rotation_vote_below > 0 else 0.0
         turned_ids = np.flatnonzero(top < check_below)
         if len(turned_ids):
             turned = [np.rot90(batch[turned_ids], quarter, axes=(2, 3)) for quarter in (1, 2, 3)]
-            votes = (probs[turned_ids] + self._run(np.ascontiguousarray(np.concatenate(turned))).reshape(
-                3, len(turned_ids), -1).sum(axis=0)) / 4
+            turned_probs = self.probabilities_as_cut(np.ascontiguousarray(np.concatenate(turned)))
+            votes = (probs[turned_ids] + turned_probs.reshape(3, len(turned_ids), -1).sum(axis=0)) / 4
             take = (top[turned_ids] < rotation_vote_below) | (votes.argmax(axis=1) != probs[turned_ids].argmax(axis=1))
             probs[turned_ids[take]] = votes[take]
         return probs
 
-    def _run(self, batch: np.ndarray) -> np.ndarray:
+    def probabilities_as_cut(self, batch: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, 53) of a batch of crops as cut (crops_to_input), one run, no turns: the
+        classifier's softmax, averaged with its partner's where it has one."""
         probs = _probabilities(self.session, self.input_name, batch)
         if self.partner is not None:
             # the plain mean: a normalised product made wrong names surer where both lean the same way (session 55)
@@ -113,7 +119,7 @@ class IndexClassifier:
         return probs
 
 
-def _checked_session(model_path: Path):
+def _checked_session(model_path: Path) -> InferenceSession:
     """An ONNX Runtime session of a classifier with CLASS_NAMES' outputs in their order (ModelError otherwise)."""
     session = create_session(model_path)
     classes = session.get_outputs()[0].shape[-1]
@@ -125,6 +131,6 @@ def _checked_session(model_path: Path):
     return session
 
 
-def _probabilities(session, input_name: str, batch: np.ndarray) -> np.ndarray:
+def _probabilities(session: InferenceSession, input_name: str, batch: np.ndarray) -> np.ndarray:
     (logits,) = session.run(None, {input_name: batch})[:1]
     return softmax(logits.astype(np.float32))

@@ -160,7 +160,9 @@ class CardReader:
         readings, size, scale = self.looks.find(image, timings)
         # a four-colour deck's blue and green indices leave the first read short, and the two-colour read that follows
         # makes its own second look: the first read's is put off until that read is not kept [speed]
+        start = time.perf_counter()
         put_off = not restore_follows and self.read_four_colours and self._shows_four_colours(image, readings)
+        timings["four-colour check"] = (time.perf_counter() - start) * 1000
         if not restore_follows and not put_off:
             readings = self.looks.second_look(image, readings, loose, scale, timings)
         first = result = self._result_of(readings, image.shape, reduction, loose, timings, size)

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier import IndexClassifier, crops_to_input, softmax
+from vision.classifier import IndexClassifier, crops_to_input
 from vision.crops import CLASS_NAMES, CROP_SIZE
 from vision.errors import ModelError
 
@@ -59,9 +59,7 @@ def probabilities_as_cut(model: Path, batch: np.ndarray) -> np.ndarray:
     """The model's class probabilities for the input, in slices of BATCH crops (no quarter turns: the crops as cut).
     The model is loaded as the reader loads it, so a file with another class order is refused (ModelError)."""
     classifier = IndexClassifier(model)
-    return np.concatenate([
-        softmax(classifier.session.run(None, {classifier.input_name: batch[i:i + BATCH]})[0].astype(np.float32))
-        for i in range(0, len(batch), BATCH)])
+    return np.concatenate([classifier.probabilities_as_cut(batch[i:i + BATCH]) for i in range(0, len(batch), BATCH)])
 
 
 def agreement(truth: np.ndarray, first: np.ndarray, other: np.ndarray) -> Agreement:
