@@ -1,6 +1,6 @@
 """The half-size weights tool (vision.training.half_weights): weights stored float16 and cast back where used, so
-ONNX Runtime runs the same float32 network from a file about half the size. Needs onnx, in the training
-environment; the shipped models it made are read by every reader test."""
+ONNX Runtime runs the same float32 network from a file about half the size. Needs onnx (the test and training
+extras); the shipped models it made are read by every reader test."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,7 +10,7 @@ from vision.onnx_session import create_session
 
 
 def _tiny_conv_model(rng: np.random.Generator):
-    onnx = pytest.importorskip("onnx", reason="onnx is in the training extra only")
+    onnx = pytest.importorskip("onnx", reason="onnx comes with the test and training extras")
     from onnx import TensorProto, helper, numpy_helper
 
     weights = numpy_helper.from_array(rng.normal(0, 0.3, (16, 3, 5, 5)).astype(np.float32), "w")

@@ -1,5 +1,5 @@
 """The classifier quantisation tool (vision.training.quantize_classifier): its crop sample and calibration input;
-the quantisation itself needs onnx, in the training environment."""
+the quantisation itself needs onnx and sympy (the test and training extras)."""
 from __future__ import annotations
 
 import cv2
@@ -33,7 +33,7 @@ def test_calibration_batches_are_the_classifiers_input_skipping_broken_files(tmp
 
 
 def test_quantize_writes_int8_weights_and_keeps_the_class_order(tmp_path):
-    onnx = pytest.importorskip("onnx", reason="onnx is in the training extra only")
+    onnx = pytest.importorskip("onnx", reason="onnx comes with the test and training extras")
     from onnx import TensorProto, helper, numpy_helper
 
     from vision.training.quantize_classifier import quantize

@@ -1,4 +1,4 @@
-"""The int8 quantisation tool's pure parts (the quantisation itself needs onnx, in the training environment)."""
+"""The int8 quantisation tool's pure parts (the quantisation itself needs onnx and sympy: the test and training extras)."""
 from __future__ import annotations
 
 import cv2
@@ -28,7 +28,7 @@ def test_calibration_inputs_are_letterboxed_network_inputs(tmp_path):
 
 
 def test_quantize_keeps_the_head_in_float(tmp_path):
-    onnx = pytest.importorskip("onnx", reason="onnx is in the training extra only")
+    onnx = pytest.importorskip("onnx", reason="onnx comes with the test and training extras")
     from onnx import TensorProto, helper, numpy_helper
 
     from vision.training.quantize_detector import quantize

@@ -1,6 +1,6 @@
 """Static int8 quantisation (QDQ, per-channel int8 weights) of an ONNX model, calibrated on given network inputs:
 the one ONNX Runtime call both quantisation tools make (vision.training.quantize_detector, quantize_classifier).
-Needs onnx, in the training environment."""
+Needs onnx and sympy (the training extra; the test extra too, for the tools' tests)."""
 from __future__ import annotations
 
 from collections.abc import Callable
