@@ -13,14 +13,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:  # onnx is in the training and test extras, not the reader's
+    import onnx
 
 MIN_ELEMENTS = 64  # smaller float tensors are left in float32: they save nothing and may be shapes or scales
 CAST_SUFFIX = "_float16"
 
 
-def half_weights(model: "onnx.ModelProto") -> int:  # noqa: F821 (onnx is a training-only import)
+def half_weights(model: onnx.ModelProto) -> int:
     """Rewrite the model in place: each float32 initializer of at least MIN_ELEMENTS values becomes a float16
     initializer and a Cast node (to float32) under the original name, placed first in the graph. Returns how many
     initializers were rewritten."""
