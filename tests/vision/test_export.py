@@ -24,3 +24,18 @@ def test_a_classifier_exports_with_its_val_top1_or_nan_for_a_soup_without_one(tm
     metadata = {p.key: p.value for p in onnx.load(str(tmp_path / "models" / "cards_cls.onnx")).metadata_props}
     assert metadata["val_top1"] == recorded and json.loads(metadata["classes"]) == CLASS_NAMES
     assert torch.load(tmp_path / "models" / "cards_cls.pt", weights_only=False)["val_top1"] == val_top1
+
+
+def test_a_classifier_exported_with_half_weights_is_half_the_size_and_still_matches_torch(tmp_path):
+    torch.manual_seed(1)
+    checkpoint = {"model": build_classifier(16).state_dict(), "classes": CLASS_NAMES, "width": 16, "val_top1": 0.5}
+    torch.save(checkpoint, tmp_path / "c.pt")
+    full = export_classifier(tmp_path / "c.pt", tmp_path / "full")
+    half = export_classifier(tmp_path / "c.pt", tmp_path / "half", half=True)
+    assert half["onnx_bytes"] == full["onnx_bytes"] and half["half_onnx_bytes"] < 0.6 * full["onnx_bytes"]
+    assert (tmp_path / "half" / "cards_cls.onnx").stat().st_size == half["half_onnx_bytes"]
+    assert full["max_abs_diff"] < half["half_max_abs_diff"] < 1e-2  # float16 rounding, nothing more
+    types = {t.data_type for t in onnx.load(str(tmp_path / "half" / "cards_cls.onnx")).graph.initializer}
+    assert onnx.TensorProto.FLOAT16 in types
+    metadata = {p.key: p.value for p in onnx.load(str(tmp_path / "half" / "cards_cls.onnx")).metadata_props}
+    assert json.loads(metadata["classes"]) == CLASS_NAMES  # the reader still checks the class order

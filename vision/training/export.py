@@ -5,7 +5,8 @@
         [--models models] [--imgsz 320] [--samples /work/data/synth-v1/detect/images/val]
 
 Writes models/cards.onnx (+ models/cards.pt, optimizer stripped) and models/cards_cls.onnx (+ models/cards_cls.pt).
-Either model may be left out to export only the other.
+Either model may be left out to export only the other. With --half-weights each ONNX file then stores its weights
+float16 (vision.training.half_weights, as the shipped files since session 56) and is checked against torch again.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import torch  # noqa: E402
 
 from vision.crops import CLASS_NAMES, CROP_SIZE  # noqa: E402
 from vision.training.classifier_model import classifier_from_checkpoint  # noqa: E402
+from vision.training.half_weights import half_weights  # noqa: E402
 
 ONNX_OPSET = 17
 MAX_DETECTOR_BYTES = 15 * 1024 * 1024
@@ -56,7 +58,7 @@ def sample_images(folder: Path | None, count: int, seed: int = 0) -> list[np.nda
     return images
 
 
-def export_detector(weights: Path, models_dir: Path, imgsz: int, samples: Path | None) -> dict:
+def export_detector(weights: Path, models_dir: Path, imgsz: int, samples: Path | None, half: bool = False) -> dict:
     from ultralytics import YOLO
     from ultralytics.utils.torch_utils import strip_optimizer
 
@@ -76,13 +78,27 @@ def export_detector(weights: Path, models_dir: Path, imgsz: int, samples: Path |
 
     # Check: ONNX Runtime vs the torch model (fp32) on a few images at two input sizes.
     torch_model = YOLO(str(models_dir / "cards.pt")).model.float().eval()
+    inputs = [letterbox_input(img, (imgsz, imgsz) if i % 2 == 0 else (imgsz * 2, imgsz * 3 // 2))  # dynamic shapes
+              for i, img in enumerate(sample_images(samples, 4))]
+    worst, shapes = _detector_difference(torch_model, onnx_path, inputs)
+    print(f"detector ONNX {onnx_path} ({size / 1e6:.2f} MB): max abs diff vs torch {worst:.2e}; "
+          f"shapes {shapes}", flush=True)
+    session = ort_session(onnx_path)
+    report = {"onnx_bytes": size, "pt_bytes": (models_dir / "cards.pt").stat().st_size, "max_abs_diff": worst,
+              "shapes": shapes, "inputs": [(i.name, i.shape) for i in session.get_inputs()],
+              "outputs": [(o.name, o.shape) for o in session.get_outputs()]}
+    if half:
+        report.update(_halved(onnx_path, lambda: _detector_difference(torch_model, onnx_path, inputs)[0]))
+    return report
+
+
+def _detector_difference(torch_model, onnx_path: Path, inputs: list[np.ndarray]) -> tuple[float, list]:
+    """The largest difference between the ONNX file's and the torch model's outputs over the inputs, and their
+    shapes (SystemExit if a shape differs)."""
     session = ort_session(onnx_path)
     input_name = session.get_inputs()[0].name
-    worst = 0.0
-    shapes = []
-    for i, img in enumerate(sample_images(samples, 4)):
-        size_wh = (imgsz, imgsz) if i % 2 == 0 else (imgsz * 2, imgsz * 3 // 2)  # dynamic shape check
-        x = letterbox_input(img, size_wh)
+    worst, shapes = 0.0, []
+    for x in inputs:
         with torch.no_grad():
             ref = torch_model(torch.from_numpy(x))
         ref = (ref[0] if isinstance(ref, (list, tuple)) else ref).numpy()
@@ -91,11 +107,20 @@ def export_detector(weights: Path, models_dir: Path, imgsz: int, samples: Path |
             raise SystemExit(f"detector ONNX shape {out.shape} != torch {ref.shape}")
         worst = max(worst, float(np.abs(out - ref).max()))
         shapes.append([list(x.shape), list(out.shape)])
-    print(f"detector ONNX {onnx_path} ({size / 1e6:.2f} MB): max abs diff vs torch {worst:.2e}; "
-          f"shapes {shapes}", flush=True)
-    return {"onnx_bytes": size, "pt_bytes": (models_dir / "cards.pt").stat().st_size, "max_abs_diff": worst,
-            "shapes": shapes, "inputs": [(i.name, i.shape) for i in session.get_inputs()],
-            "outputs": [(o.name, o.shape) for o in session.get_outputs()]}
+    return worst, shapes
+
+
+def _halved(onnx_path: Path, difference) -> dict:
+    """Store the file's weights float16 (half_weights) and measure it against torch again with `difference()`."""
+    import onnx
+
+    model = onnx.load(str(onnx_path))
+    halved = half_weights(model)
+    onnx.save(model, str(onnx_path))
+    size, worst = onnx_path.stat().st_size, difference()
+    print(f"  weights stored float16 ({halved} tensors): {size / 1e6:.2f} MB, max abs diff vs torch {worst:.2e}",
+          flush=True)
+    return {"half_onnx_bytes": size, "half_max_abs_diff": worst}
 
 
 def _top1_text(val_top1: float | None) -> str:
@@ -103,7 +128,7 @@ def _top1_text(val_top1: float | None) -> str:
     return "nan" if val_top1 is None else f"{val_top1:.4f}"
 
 
-def export_classifier(weights: Path, models_dir: Path) -> dict:
+def export_classifier(weights: Path, models_dir: Path, half: bool = False) -> dict:
     import onnx
 
     state = torch.load(weights, map_location="cpu", weights_only=False)
@@ -126,6 +151,19 @@ def export_classifier(weights: Path, models_dir: Path) -> dict:
     torch.save({"model": state["model"], "classes": CLASS_NAMES, "width": state["width"],
                 "val_top1": state.get("val_top1")}, models_dir / "cards_cls.pt")
 
+    worst = _classifier_difference(model, onnx_path)
+    size = onnx_path.stat().st_size
+    print(f"classifier ONNX {onnx_path} ({size / 1e6:.2f} MB): max abs diff vs torch {worst:.2e} "
+          f"(batches 1, 7, 64)", flush=True)
+    report = {"onnx_bytes": size, "max_abs_diff": worst}
+    if half:
+        report.update(_halved(onnx_path, lambda: _classifier_difference(model, onnx_path)))
+    return report
+
+
+def _classifier_difference(model, onnx_path: Path) -> float:
+    """The largest difference between the ONNX file's and the torch model's logits on random batches of 1, 7 and 64
+    crops (SystemExit if the output shape is wrong)."""
     session = ort_session(onnx_path)
     rng = np.random.default_rng(0)
     worst = 0.0
@@ -137,10 +175,7 @@ def export_classifier(weights: Path, models_dir: Path) -> dict:
         if out.shape != (batch, len(CLASS_NAMES)):
             raise SystemExit(f"classifier ONNX output shape {out.shape}")
         worst = max(worst, float(np.abs(out - ref).max()))
-    size = onnx_path.stat().st_size
-    print(f"classifier ONNX {onnx_path} ({size / 1e6:.2f} MB): max abs diff vs torch {worst:.2e} "
-          f"(batches 1, 7, 64)", flush=True)
-    return {"onnx_bytes": size, "max_abs_diff": worst}
+    return worst
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -150,6 +185,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--models", type=Path, default=Path("models"))
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--samples", type=Path, help="folder of .jpg tiles to compare torch and ONNX on")
+    p.add_argument("--half-weights", action="store_true",
+                   help="store each ONNX file's weights float16, cast back when loaded (as the shipped files)")
     return p.parse_args(argv)
 
 
@@ -161,9 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(2)
     report = {}
     if args.detector is not None:
-        report["detector"] = export_detector(args.detector, args.models, args.imgsz, args.samples)
+        report["detector"] = export_detector(args.detector, args.models, args.imgsz, args.samples, args.half_weights)
     if args.classifier is not None:
-        report["classifier"] = export_classifier(args.classifier, args.models)
+        report["classifier"] = export_classifier(args.classifier, args.models, args.half_weights)
     print(json.dumps(report, indent=1, default=str))
     return 0
 
