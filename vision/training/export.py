@@ -16,6 +16,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
@@ -110,7 +111,7 @@ def _detector_difference(torch_model, onnx_path: Path, inputs: list[np.ndarray])
     return worst, shapes
 
 
-def _halved(onnx_path: Path, difference) -> dict:
+def _halved(onnx_path: Path, difference: Callable[[], float]) -> dict:
     """Store the file's weights float16 (half_weights) and measure it against torch again with `difference()`."""
     import onnx
 

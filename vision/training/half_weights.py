@@ -25,16 +25,18 @@ CAST_SUFFIX = "_float16"
 
 
 def half_weights(model: onnx.ModelProto) -> int:
-    """Rewrite the model in place: each float32 initializer of at least MIN_ELEMENTS values becomes a float16
-    initializer and a Cast node (to float32) under the original name, placed first in the graph. Returns how many
-    initializers were rewritten."""
+    """Rewrite the model in place: each float32 initializer of at least MIN_ELEMENTS values (and not also a graph
+    input, which a caller may feed) becomes a float16 initializer and a Cast node (to float32) under the original
+    name, placed first in the graph. Returns how many initializers were rewritten."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     graph = model.graph
+    fed = {value.name for value in graph.input}  # an initializer that is also an input may be fed: left as it is
     kept, casts, halved = [], [], 0
     for tensor in graph.initializer:
-        if tensor.data_type != TensorProto.FLOAT or int(np.prod(tensor.dims)) < MIN_ELEMENTS:
+        if (tensor.data_type != TensorProto.FLOAT or int(np.prod(tensor.dims)) < MIN_ELEMENTS
+                or tensor.name in fed):
             kept.append(tensor)
             continue
         values = numpy_helper.to_array(tensor)
