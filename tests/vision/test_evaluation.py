@@ -467,6 +467,11 @@ def test_each_set_counts_its_labelled_indices_by_what_the_reader_made_of_them(tm
     assert "| photo kind | indices | named right surely | named right, unsure | named another code | box off (IoU " \
            "0.1–0.5) | no box |" in lines
     assert f"| all | {drawn_indices + 1} | {drawn_indices} | 0 | 0 | 0 | 1 |" in lines
+    # the absent card's class is the one with the lowest AP50 (never found), named first in the report
+    assert result.lowest_ap50[0] == (ABSENT, 0.0, 1) and all(ap == pytest.approx(1.0) for _, ap, _ in
+                                                             result.lowest_ap50[1:])
+    assert any(line.startswith(f"Lowest 52-class index AP50 as read (class, AP50, labelled indices): {ABSENT} 0.000 (1)")
+               for line in lines)
 
 
 class LeftmostMissed(MarkerDetector):

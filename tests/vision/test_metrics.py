@@ -44,6 +44,8 @@ def test_class_map_counts_a_right_box_with_the_wrong_class_as_a_miss_and_a_false
     wrong.add(gt, [0.9, 0.8], ["AS", "7H"], gt, ["AS", "7D"])
     assert wrong.results()["classes"] == 2  # 7H has no label so is not averaged; 7D is never found
     assert wrong.results()["mAP50"] == pytest.approx(0.5)
+    # per class: AS found, 7D never (the 7H reading has no label of its own, so no AP)
+    assert wrong.class_ap50() == {"AS": (pytest.approx(1.0), 1), "7D": (0.0, 1)}
 
 
 def test_an_ignored_label_is_neither_required_nor_a_false_positive_when_named_right():

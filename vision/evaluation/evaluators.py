@@ -27,6 +27,7 @@ NO_CARD = "none"
 MISSED = "missed"
 EXTRA = "extra"
 MAP_THRESHOLD = 0.001  # mAP needs (nearly) all detections, as ultralytics' val does
+LOWEST_AP50_CLASSES = 8  # the report names the classes that pull the mAP50 down most (session 56: QH, QS, 7C)
 INSIDE_SHARE = 0.7  # an index "lies inside" a labelled card box when 70% of its area does
 MULTI_LABEL_MAP50 = "52-class index mAP50 (whole reader, each box's other codes too: ultralytics' multi-label val)"
 MULTI_LABEL_MAP50_95 = "52-class index mAP50-95 (whole reader, each box's other codes too)"
@@ -73,6 +74,8 @@ class SetResult:
     second_reads: Counter = field(default_factory=Counter)  # (SECOND_READS name, "tried" or "kept") -> photos
     # (photo kind, index_outcomes.OUTCOMES name) -> labelled indices (legible ones where the set marks legibility)
     index_outcomes: Counter = field(default_factory=Counter)
+    # the classes whose 52-class index AP50 as read is lowest: (code, AP50, labelled indices), lowest first
+    lowest_ap50: list[tuple[str, float, int]] = field(default_factory=list)
     read_right: int = 0  # photos (or photo views) read right
     warned_right: Counter = field(default_factory=Counter)  # warning_kind -> photos read right that carried it
     right_warned: int = 0  # photos read right with any warning
@@ -493,6 +496,8 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
     result.numbers.update({"index mAP50 (full scenes)": maps["mAP50"],
                            "index mAP50-95 (full scenes)": maps["mAP50-95"]})
     maps = named.results()
+    result.lowest_ap50 = sorted(((code, ap, count) for code, (ap, count) in named.class_ap50().items()),
+                                key=lambda item: (item[1], item[0]))[:LOWEST_AP50_CLASSES]
     result.numbers.update({"52-class index mAP50 (whole reader)": maps["mAP50"],
                            "52-class index mAP50-95 (whole reader)": maps["mAP50-95"],
                            "52-class index mAP50 (whole reader, right readings ranked first)":

@@ -120,6 +120,10 @@ class ClassDetectionAccumulator:
             self.by_class.setdefault(label, DetectionAccumulator()).add(pred_boxes[p], pred_scores[p], gt_boxes[g],
                                                                          ignore_boxes[i])
 
+    def class_ap50(self) -> dict[str, tuple[float, int]]:
+        """Each class with labelled boxes: its AP50 and how many boxes it has."""
+        return {label: (acc.results()["mAP50"], acc.n_gt) for label, acc in self.by_class.items() if acc.n_gt}
+
     def results(self) -> dict[str, float]:
         per_class = [acc.results() for acc in self.by_class.values() if acc.n_gt]
         if not per_class:

@@ -166,6 +166,9 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
                   "(photo px): " + "; ".join(f"{kind} {label} ×{n}" for (kind, label), n in counts), ""]
     if result.index_outcomes:
         lines += _index_outcome_table(result.index_outcomes)
+    if result.lowest_ap50:
+        lines += ["Lowest 52-class index AP50 as read (class, AP50, labelled indices): " +
+                  ", ".join(f"{code} {_fmt(ap)} ({count})" for code, ap, count in result.lowest_ap50), ""]
     if result.warned_right:
         lines += [f"Warnings on photos read right ({result.right_warned} of {result.read_right} warned; a photo counts "
                   "once per kind): " + "; ".join(f"{kind} ×{n}" for kind, n in result.warned_right.most_common()), ""]
