@@ -81,22 +81,21 @@ def export_detector(weights: Path, models_dir: Path, imgsz: int, samples: Path |
     torch_model = YOLO(str(models_dir / "cards.pt")).model.float().eval()
     inputs = [letterbox_input(img, (imgsz, imgsz) if i % 2 == 0 else (imgsz * 2, imgsz * 3 // 2))  # dynamic shapes
               for i, img in enumerate(sample_images(samples, 4))]
-    worst, shapes = _detector_difference(torch_model, onnx_path, inputs)
+    session = ort_session(onnx_path)
+    worst, shapes = _detector_difference(torch_model, session, inputs)
     print(f"detector ONNX {onnx_path} ({size / 1e6:.2f} MB): max abs diff vs torch {worst:.2e}; "
           f"shapes {shapes}", flush=True)
-    session = ort_session(onnx_path)
     report = {"onnx_bytes": size, "pt_bytes": (models_dir / "cards.pt").stat().st_size, "max_abs_diff": worst,
               "shapes": shapes, "inputs": [(i.name, i.shape) for i in session.get_inputs()],
               "outputs": [(o.name, o.shape) for o in session.get_outputs()]}
     if half:
-        report.update(_halved(onnx_path, lambda: _detector_difference(torch_model, onnx_path, inputs)[0]))
+        report.update(_halved(onnx_path, lambda: _detector_difference(torch_model, ort_session(onnx_path), inputs)[0]))
     return report
 
 
-def _detector_difference(torch_model, onnx_path: Path, inputs: list[np.ndarray]) -> tuple[float, list]:
-    """The largest difference between the ONNX file's and the torch model's outputs over the inputs, and their
-    shapes (SystemExit if a shape differs)."""
-    session = ort_session(onnx_path)
+def _detector_difference(torch_model, session, inputs: list[np.ndarray]) -> tuple[float, list]:
+    """The largest difference between an ONNX Runtime session's and the torch model's outputs over the inputs, and
+    their shapes (SystemExit if a shape differs)."""
     input_name = session.get_inputs()[0].name
     worst, shapes = 0.0, []
     for x in inputs:
