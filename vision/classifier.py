@@ -44,6 +44,12 @@ def crops_to_input(crops: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
 
 
+def takes_turned_mean(probs: np.ndarray, votes: np.ndarray, rotation_vote_below: float) -> np.ndarray:
+    """Which crops, among those turned (named under the check threshold), take their four turns' mean `votes`
+    instead of `probs` (both (N, classes)): the unsure ones, and the checked ones whose mean names another class."""
+    return (probs.max(axis=1) < rotation_vote_below) | (votes.argmax(axis=1) != probs.argmax(axis=1))
+
+
 def scaled_boxes(boxes: np.ndarray, factor: float) -> np.ndarray:
     """x1y1x2y2 boxes scaled by `factor` about their centres."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
@@ -105,7 +111,7 @@ class IndexClassifier:
             turned = [np.rot90(batch[turned_ids], quarter, axes=(2, 3)) for quarter in (1, 2, 3)]
             turned_probs = self.probabilities_as_cut(np.ascontiguousarray(np.concatenate(turned)))
             votes = (probs[turned_ids] + turned_probs.reshape(3, len(turned_ids), -1).sum(axis=0)) / 4
-            take = (top[turned_ids] < rotation_vote_below) | (votes.argmax(axis=1) != probs[turned_ids].argmax(axis=1))
+            take = takes_turned_mean(probs[turned_ids], votes, rotation_vote_below)
             probs[turned_ids[take]] = votes[take]
         return probs
 
