@@ -752,3 +752,49 @@ def test_the_report_says_whether_an_optional_model_read_and_names_its_file(tmp_p
     with_file = _evaluation_report(tmp_path, reader, monkeypatch, *args)
     assert f"{words} on" in with_file and f"- `{model_file}`: " in with_file
     assert f"{words} off" in _evaluation_report(tmp_path, reader, monkeypatch, *args, off_flag)
+
+
+class LeftmostFaint(MarkerDetector):
+    """Scores the leftmost index 0.05: under the reader's floors (it never reads it), over the evaluation's 0.001."""
+
+    def detect(self, image, long_side, *, score_threshold=None):
+        boxes, scores = super().detect(image, long_side, score_threshold=score_threshold)
+        scores = scores.copy()
+        scores[np.argmin(boxes[:, 0])] = 0.05
+        keep = scores >= (score_threshold if score_threshold is not None else self.score_threshold)
+        return boxes[keep], scores[keep]
+
+
+def test_the_reader_as_a_detector_counts_the_boxes_under_its_thresholds_as_ultralytics_validation_does(tmp_path):
+    from vision.evaluation.evaluators import AS_DETECTOR_MAP50, AS_DETECTOR_MAP50_ULTRALYTICS, MULTI_LABEL_MAP50
+
+    write_scattered_scene(tmp_path)
+    reader = CardReader(detector=LeftmostFaint(), classifier=ColourClassifier())
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn scattered")
+    assert result.numbers["52-class index mAP50 (whole reader)"] < 1.0  # the faint index is never read
+    assert result.numbers[MULTI_LABEL_MAP50] < 1.0
+    assert result.numbers[AS_DETECTOR_MAP50] == pytest.approx(1.0)  # ...but it is a box from 0.001, named right
+    assert result.numbers[AS_DETECTOR_MAP50_ULTRALYTICS] == pytest.approx(0.995)  # ultralytics' cap for a whole class
+
+
+def test_as_a_detector_adds_only_fresh_boxes_and_keeps_the_300_likeliest_hypotheses():
+    from vision.evaluation.evaluators import MAX_HYPOTHESES, as_a_detector
+
+    class SureAS:
+        def probabilities(self, image, boxes):
+            out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+            out[:, CLASS_NAMES.index("AS")], out[:, CLASS_NAMES.index("AH")] = 0.9, 0.1
+            return out
+
+    reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier())
+    reader.looks.classifier = SureAS()
+    image = np.zeros((100, 100, 3), np.uint8)
+    read = (np.array([[0.0, 0.0, 10.0, 10.0]]), [0.8], ["2S"])
+    found = np.array([[0.0, 0.0, 10.0, 11.0], [50.0, 50.0, 60.0, 60.0]])  # the first lies on the reading
+    boxes, scores, codes = as_a_detector(reader, image, read, found, np.array([0.9, 0.5]))
+    assert codes == ["2S", "AS", "AH"] and scores == pytest.approx([0.8, 0.45, 0.05])
+    assert boxes[1].tolist() == [50.0, 50.0, 60.0, 60.0]
+    many = np.array([[x * 20.0, 0.0, x * 20.0 + 10, 10.0] for x in range(1, 201)])  # 200 boxes, 2 codes each
+    boxes, scores, codes = as_a_detector(reader, image, read, many, np.linspace(0.9, 0.1, 200))
+    assert len(codes) == MAX_HYPOTHESES and scores == sorted(scores, reverse=True)
+    assert codes.count("AS") == 200 and "2S" in codes  # every sure code outranks the weak AH ones

@@ -9,7 +9,7 @@ import pytest
 from vision.cards import Card, IndexReading
 from vision.evaluation.evaluators import match_rank_boxes
 from vision.evaluation.metrics import (ClassDetectionAccumulator, DetectionAccumulator, average_precision, box_iou,
-                                       outside_ignored, per_class_prf, worst_confusions)
+                                       outside_ignored, per_class_prf, ultralytics_average_precision, worst_confusions)
 
 
 def test_box_iou():
@@ -103,3 +103,21 @@ def test_rank_box_matching_prefers_same_rank_and_reports_misses_and_extras():
              card("AD", (300, 300, 315, 330))]  # outside every label
     pairs = set(match_rank_boxes(cards, labels))
     assert pairs == {(0, 1), (1, 0), (2, None), (None, 2)}
+
+
+def test_ultralytics_integration_caps_a_class_found_whole_at_0995_and_falls_after_the_last_recall():
+    """The figures ultralytics.utils.metrics.compute_ap (8.4.190) gives for the same curves: 0.995, 0.828333, 0.495."""
+    assert ultralytics_average_precision(np.array([1, 1]), np.array([0.9, 0.8]), 2) == pytest.approx(0.995)
+    assert average_precision(np.array([1, 1]), np.array([0.9, 0.8]), 2) == pytest.approx(1.0)  # COCO's: 1
+    assert ultralytics_average_precision(np.array([1, 0, 1]), np.array([0.9, 0.8, 0.7]), 2) == pytest.approx(
+        0.8283333, abs=1e-6)
+    assert ultralytics_average_precision(np.array([1]), np.array([0.9]), 2) == pytest.approx(0.495)  # half found
+    assert ultralytics_average_precision(np.zeros(0, bool), np.zeros(0), 3) == 0.0  # nothing predicted
+    assert np.isnan(ultralytics_average_precision(np.array([0]), np.array([0.5]), 0))
+
+
+def test_an_accumulator_integrates_with_the_ap_it_is_given():
+    acc = ClassDetectionAccumulator()
+    acc.add(np.array([[0, 0, 10, 10]]), [0.9], ["AS"], np.array([[0, 0, 10, 10]]), ["AS"])
+    assert acc.results()["mAP50"] == pytest.approx(1.0)
+    assert acc.results(ultralytics_average_precision)["mAP50"] == pytest.approx(0.995)

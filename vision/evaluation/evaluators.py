@@ -17,7 +17,8 @@ from vision.errors import ImageError
 from vision.evaluation.datasets import Scene, yolo_label_boxes
 from vision.evaluation.index_outcomes import (index_outcomes, named_by_a_perfect_classifier, right_first_scores,
                                              unfound_indices)
-from vision.evaluation.metrics import ClassDetectionAccumulator, DetectionAccumulator, box_iou, per_class_prf
+from vision.evaluation.metrics import (ClassDetectionAccumulator, DetectionAccumulator, box_iou, per_class_prf,
+                                       ultralytics_average_precision)
 from vision.messages import BLURRED_WARNING
 from vision.reader import CardReader
 from vision.results import SECOND_READS, ReadResult
@@ -31,6 +32,15 @@ LOWEST_AP50_CLASSES = 8  # the report names the classes that pull the mAP50 down
 INSIDE_SHARE = 0.7  # an index "lies inside" a labelled card box when 70% of its area does
 MULTI_LABEL_MAP50 = "52-class index mAP50 (whole reader, each box's other codes too: ultralytics' multi-label val)"
 MULTI_LABEL_MAP50_95 = "52-class index mAP50-95 (whole reader, each box's other codes too)"
+# The reader counted as the 52-class detector it amounts to, validated as ultralytics validates one (DetectionValidator:
+# every box from conf 0.001, each class of it, at most max_det 300 a photo): the multi-label hypotheses joined by the
+# detector's boxes under the reader's thresholds, each named by its classifier (docs/reader-decisions.md, mAP
+# conventions). The reads are not changed: only what the figure counts.
+AS_DETECTOR_MAP50 = "52-class index mAP50 (the reader as a 52-class detector, every box from 0.001: ultralytics' val)"
+AS_DETECTOR_MAP50_ULTRALYTICS = ("52-class index mAP50 (the reader as a 52-class detector, every box from 0.001, "
+                                 "integrated as ultralytics does: 0.995 at most)")
+AS_DETECTOR_MAP50_95 = "52-class index mAP50-95 (the reader as a 52-class detector, every box from 0.001)"
+MAX_HYPOTHESES = 300  # ultralytics' max_det
 # Wrong reads the player is not told to check: the costly kind at a table with money on the line
 SILENTLY_WRONG_PHOTOS = "photos read wrong without any warning"
 SILENTLY_WRONG_LAYOUTS = "layouts read wrong without any warning"
@@ -334,6 +344,32 @@ def _reader_hypotheses(read: ReadResult) -> tuple[np.ndarray, list[float], list[
     return np.array(boxes, np.float64).reshape(-1, 4) * read.scale, scores, codes
 
 
+def as_a_detector(reader: CardReader, image: np.ndarray, hypotheses: tuple[np.ndarray, list[float], list[str]],
+                  found: np.ndarray, found_scores: np.ndarray) -> tuple[np.ndarray, list[float], list[str]]:
+    """The read's hypotheses (_reader_hypotheses, photo pixels) joined by the detector's `found` boxes (scored from
+    MAP_THRESHOLD, in `image`'s pixels, the photo's) that no hypothesis lies on by IoU 0.5, each named by the reader's
+    classifier, every card code scoring detector score x probability >= MAP_THRESHOLD a hypothesis of its own; the
+    MAX_HYPOTHESES likeliest."""
+    boxes, scores, codes = hypotheses
+    found = np.asarray(found, np.float64).reshape(-1, 4)
+    if len(found) and len(boxes):
+        fresh = box_iou(found, boxes).max(axis=1) < 0.5
+        found, found_scores = found[fresh], np.asarray(found_scores)[fresh]
+    added_boxes, added_scores, added_codes = [], [], []
+    if len(found):
+        probabilities = reader.classifier.probabilities(image, found)[:, :len(CARD_CODES)]
+        for box, score, row in zip(found, found_scores, probabilities):
+            for k in np.flatnonzero(score * row >= MAP_THRESHOLD):
+                added_boxes.append(box)
+                added_scores.append(float(score * row[k]))
+                added_codes.append(CARD_CODES[k])
+    all_boxes = np.vstack([np.asarray(boxes, np.float64).reshape(-1, 4), np.array(added_boxes).reshape(-1, 4)])
+    all_scores = np.array([*scores, *added_scores], np.float64)
+    all_codes = [*codes, *added_codes]
+    kept = np.argsort(-all_scores, kind="stable")[:MAX_HYPOTHESES]
+    return all_boxes[kept], [float(all_scores[k]) for k in kept], [all_codes[k] for k in kept]
+
+
 def _labelled_indices(scene: Scene, legible_only: bool = False) -> tuple[np.ndarray, list[str]]:
     """Every visible (or only every legible) labelled index box with its card's code."""
     pairs = [(box, code) for code, boxes in (scene.legible_indices() if legible_only else scene.card_indices)
@@ -403,6 +439,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
     named = ClassDetectionAccumulator()
     named_right_first = ClassDetectionAccumulator()
     named_multi_label = ClassDetectionAccumulator()
+    as_detector = ClassDetectionAccumulator()
     perfect_classifier = ClassDetectionAccumulator()
     perfect_detector = ClassDetectionAccumulator()
     named_legible = ClassDetectionAccumulator()
@@ -424,7 +461,8 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
         boxes, scores, codes = _reader_indices(read)
         true_boxes, true_codes = _labelled_indices(scene)
         named.add(boxes, scores, codes, true_boxes, true_codes)
-        named_multi_label.add(*_reader_hypotheses(read), true_boxes, true_codes)
+        hypotheses = _reader_hypotheses(read)
+        named_multi_label.add(*hypotheses, true_boxes, true_codes)
         named_right_first.add(boxes, right_first_scores(boxes, codes, scores, true_boxes, true_codes), codes,
                               true_boxes, true_codes)
         named_codes, named_scores = named_by_a_perfect_classifier(
@@ -474,6 +512,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
         # index mAP at the reader's first detection size, all scores
         boxes, scores = reader.detector.detect(image, reader.detection_sizes[0], score_threshold=MAP_THRESHOLD)
         detections.add(boxes, scores, scene.index_boxes)
+        as_detector.add(*as_a_detector(reader, image, hypotheses, boxes, scores), true_boxes, true_codes)
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
     result.numbers.update({"card precision": precision, "card recall": recall})
@@ -508,6 +547,10 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
                                perfect_detector.results()["mAP50"]})
     maps = named_multi_label.results()
     result.numbers.update({MULTI_LABEL_MAP50: maps["mAP50"], MULTI_LABEL_MAP50_95: maps["mAP50-95"]})
+    maps = as_detector.results()
+    result.numbers.update({AS_DETECTOR_MAP50: maps["mAP50"], AS_DETECTOR_MAP50_95: maps["mAP50-95"],
+                           AS_DETECTOR_MAP50_ULTRALYTICS:
+                               as_detector.results(ultralytics_average_precision)["mAP50"]})
     if labelled_legibility:
         maps = named_legible.results()
         precision, recall = legible_cards.micro()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +74,27 @@ def average_precision(tp: np.ndarray, scores: np.ndarray, n_gt: int) -> float:
     return float(np.mean(np.where(at < len(precision), precision[np.minimum(at, len(precision) - 1)], 0.0)))
 
 
+def ultralytics_average_precision(tp: np.ndarray, scores: np.ndarray, n_gt: int) -> float:
+    """AP as ultralytics integrates it (`ultralytics.utils.metrics.compute_ap`, 8.4): the precision envelope
+    interpolated linearly at 101 recall points and integrated by the trapezoid rule, falling to 0 after the last
+    recall reached, so a class found whole scores 0.995, not 1 (COCO's step envelope, average_precision, gives 1).
+    A class without predictions scores 0, as in its `ap_per_class`."""
+    if n_gt == 0:
+        return float("nan")
+    if len(scores) == 0:
+        return 0.0
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    hits = np.asarray(tp, bool)[order]
+    recall = np.cumsum(hits) / n_gt
+    precision = np.cumsum(hits) / np.arange(1, len(hits) + 1)
+    recall_points = np.concatenate(([0.0], recall, [recall[-1]], [1.0]))
+    envelope = np.concatenate(([1.0], precision, [0.0], [0.0]))
+    envelope = np.flip(np.maximum.accumulate(np.flip(envelope)))
+    points = np.linspace(0, 1, 101)
+    values = np.interp(points, recall_points, envelope)
+    return float(np.sum((values[1:] + values[:-1]) / 2 * np.diff(points)))
+
+
 @dataclass
 class DetectionAccumulator:
     """Collects one-class detections over images and gives mAP50 and mAP50-95."""
@@ -92,10 +114,11 @@ class DetectionAccumulator:
         self.scores.append(np.asarray(pred_scores, np.float64))
         self.n_gt += len(gt_boxes)
 
-    def results(self) -> dict[str, float]:
+    def results(self, ap: Callable[[np.ndarray, np.ndarray, int], float] = average_precision) -> dict[str, float]:
+        """mAP50 and mAP50-95, each AP integrated by `ap` (COCO's by default)."""
         tp = np.concatenate(self.tp, axis=1) if self.tp else np.zeros((len(COCO_IOU_THRESHOLDS), 0), bool)
         scores = np.concatenate(self.scores) if self.scores else np.zeros(0)
-        aps = [average_precision(tp[t], scores, self.n_gt) for t in range(len(COCO_IOU_THRESHOLDS))]
+        aps = [ap(tp[t], scores, self.n_gt) for t in range(len(COCO_IOU_THRESHOLDS))]
         return {"mAP50": aps[0], "mAP50-95": float(np.mean(aps)), "images": len(self.tp), "boxes": self.n_gt}
 
 
@@ -124,8 +147,9 @@ class ClassDetectionAccumulator:
         """Each class with labelled boxes: its AP50 and how many boxes it has."""
         return {label: (acc.results()["mAP50"], acc.n_gt) for label, acc in self.by_class.items() if acc.n_gt}
 
-    def results(self) -> dict[str, float]:
-        per_class = [acc.results() for acc in self.by_class.values() if acc.n_gt]
+    def results(self, ap: Callable[[np.ndarray, np.ndarray, int], float] = average_precision) -> dict[str, float]:
+        """mAP50 and mAP50-95 over the classes with labelled boxes, each AP integrated by `ap`."""
+        per_class = [acc.results(ap) for acc in self.by_class.values() if acc.n_gt]
         if not per_class:
             return {"mAP50": float("nan"), "mAP50-95": float("nan"), "classes": 0}
         return {"mAP50": float(np.mean([r["mAP50"] for r in per_class])),
