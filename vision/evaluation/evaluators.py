@@ -348,7 +348,7 @@ def as_a_detector(reader: CardReader, image: np.ndarray, hypotheses: tuple[np.nd
                   found: np.ndarray, found_scores: np.ndarray) -> tuple[np.ndarray, list[float], list[str]]:
     """The read's hypotheses (_reader_hypotheses, photo pixels) joined by the detector's `found` boxes (scored from
     MAP_THRESHOLD, in `image`'s pixels, the photo's) that no hypothesis lies on by IoU 0.5, each named by the reader's
-    classifier, every card code scoring detector score x probability >= MAP_THRESHOLD a hypothesis of its own; the
+    classifier from the photo as given (a four-colour photo is not turned two-colour for it), every card code scoring detector score x probability >= MAP_THRESHOLD a hypothesis of its own; the
     MAX_HYPOTHESES likeliest."""
     boxes, scores, codes = hypotheses
     found = np.asarray(found, np.float64).reshape(-1, 4)

@@ -1,4 +1,5 @@
-"""Small, dependency-free metrics: box IoU, COCO-style average precision, per-class precision/recall/F1."""
+"""Small, dependency-free metrics: box IoU, average precision integrated as COCO does (and as ultralytics does),
+per-class precision/recall/F1."""
 from __future__ import annotations
 
 from collections import Counter

@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.classifier import (ROTATION_CHECK_BELOW, ROTATION_VOTE_BELOW, IndexClassifier, crops_to_input,
                                takes_turned_mean)
-from vision.crops import CLASS_NAMES, NONE_CLASS, index_crop
+from vision.crops import CLASS_NAMES, CROP_SIZE, NONE_CLASS, index_crop
 from vision.errors import ModelError
 from vision.evaluation.datasets import load_scenes
 from vision.evaluation.metrics import ClassDetectionAccumulator, box_iou
@@ -42,7 +42,7 @@ BATCH = 512
 @dataclass(frozen=True)
 class ReaderBoxes:
     """The boxes a reader classified over a set, and the set's labelled indices; photo pixels throughout."""
-    crops: np.ndarray  # (N, 48, 48, 3) BGR uint8, cut with vision.crops.index_crop
+    crops: np.ndarray  # (N, CROP_SIZE, CROP_SIZE, 3) BGR uint8, cut with vision.crops.index_crop
     truth: np.ndarray  # (N,) class index of the labelled index each box overlaps, NONE_INDEX where none
     detector_scores: np.ndarray  # (N,)
     photos: np.ndarray  # (N,) the photo each box is in (its order in the set)
@@ -87,7 +87,7 @@ def cut(reader: CardReader, folder: Path) -> ReaderBoxes:
         parts["labelled_codes"].append(labelled_codes)
         named = [r for r in read.readings if not r.unnamed]
         boxes = np.array([r.box for r in named], np.float64).reshape(-1, 4) * read.scale
-        parts["crops"].append(np.array([index_crop(image, box) for box in boxes], np.uint8).reshape(-1, 48, 48, 3))
+        parts["crops"].append(np.array([index_crop(image, box) for box in boxes], np.uint8).reshape(-1, CROP_SIZE, CROP_SIZE, 3))
         parts["truth"].append(truth_of(boxes, labelled_boxes, labelled_codes))
         parts["detector_scores"].append(np.array([r.detector_score for r in named], np.float64))
         parts["photos"].append(np.full(len(named), order))
