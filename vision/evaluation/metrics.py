@@ -57,18 +57,20 @@ def outside_ignored(pred_boxes: np.ndarray, gt_boxes: np.ndarray, ignore_boxes: 
     return ~((on_ignored >= threshold) & (on_ignored >= on_counted))
 
 
+def _curve(tp: np.ndarray, scores: np.ndarray, n_gt: int) -> tuple[np.ndarray, np.ndarray]:
+    """Recall and precision after each prediction, likeliest first (stable for equal scores)."""
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    hits = np.cumsum(np.asarray(tp, bool)[order])
+    return hits / n_gt, hits / np.arange(1, len(hits) + 1)
+
+
 def average_precision(tp: np.ndarray, scores: np.ndarray, n_gt: int) -> float:
     """COCO 101-point interpolated AP from TP flags and scores of all predictions of one class."""
     if n_gt == 0:
         return float("nan")
     if len(scores) == 0:
         return 0.0
-    order = np.argsort(-np.asarray(scores), kind="stable")
-    hits = np.asarray(tp, bool)[order]
-    tp_cum = np.cumsum(hits)
-    fp_cum = np.cumsum(~hits)
-    recall = tp_cum / n_gt
-    precision = tp_cum / np.maximum(tp_cum + fp_cum, 1)
+    recall, precision = _curve(tp, scores, n_gt)
     precision = np.maximum.accumulate(precision[::-1])[::-1]  # monotone envelope
     points = np.linspace(0, 1, 101)
     at = np.searchsorted(recall, points, side="left")
@@ -84,10 +86,7 @@ def ultralytics_average_precision(tp: np.ndarray, scores: np.ndarray, n_gt: int)
         return float("nan")
     if len(scores) == 0:
         return 0.0
-    order = np.argsort(-np.asarray(scores), kind="stable")
-    hits = np.asarray(tp, bool)[order]
-    recall = np.cumsum(hits) / n_gt
-    precision = np.cumsum(hits) / np.arange(1, len(hits) + 1)
+    recall, precision = _curve(tp, scores, n_gt)
     recall_points = np.concatenate(([0.0], recall, [recall[-1]], [1.0]))
     envelope = np.concatenate(([1.0], precision, [0.0], [0.0]))
     envelope = np.flip(np.maximum.accumulate(np.flip(envelope)))
