@@ -348,8 +348,8 @@ def as_a_detector(reader: CardReader, image: np.ndarray, hypotheses: tuple[np.nd
                   found: np.ndarray, found_scores: np.ndarray) -> tuple[np.ndarray, list[float], list[str]]:
     """The read's hypotheses (_reader_hypotheses, photo pixels) joined by the detector's `found` boxes (scored from
     MAP_THRESHOLD, in `image`'s pixels, the photo's) that no hypothesis lies on by IoU 0.5, each named by the reader's
-    classifier from the photo as given (a four-colour photo is not turned two-colour for it), every card code scoring detector score x probability >= MAP_THRESHOLD a hypothesis of its own; the
-    MAX_HYPOTHESES likeliest."""
+    classifier from the photo as given (a four-colour photo is not turned two-colour for it), every card code scoring
+    detector score x probability >= MAP_THRESHOLD a hypothesis of its own; the MAX_HYPOTHESES likeliest."""
     boxes, scores, codes = hypotheses
     found = np.asarray(found, np.float64).reshape(-1, 4)
     if len(found) and len(boxes):
@@ -370,7 +370,7 @@ def as_a_detector(reader: CardReader, image: np.ndarray, hypotheses: tuple[np.nd
     return all_boxes[kept], [float(all_scores[k]) for k in kept], [all_codes[k] for k in kept]
 
 
-def _labelled_indices(scene: Scene, legible_only: bool = False) -> tuple[np.ndarray, list[str]]:
+def labelled_indices(scene: Scene, legible_only: bool = False) -> tuple[np.ndarray, list[str]]:
     """Every visible (or only every legible) labelled index box with its card's code."""
     pairs = [(box, code) for code, boxes in (scene.legible_indices() if legible_only else scene.card_indices)
              for box in boxes]
@@ -459,7 +459,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
             continue
         result.count_second_reads(read)
         boxes, scores, codes = _reader_indices(read)
-        true_boxes, true_codes = _labelled_indices(scene)
+        true_boxes, true_codes = labelled_indices(scene)
         named.add(boxes, scores, codes, true_boxes, true_codes)
         hypotheses = _reader_hypotheses(read)
         named_multi_label.add(*hypotheses, true_boxes, true_codes)
@@ -468,7 +468,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
         named_codes, named_scores = named_by_a_perfect_classifier(
             boxes, codes, [r.detector_score for r in read.readings], scores, true_boxes, true_codes)
         perfect_classifier.add(boxes, named_scores, named_codes, true_boxes, true_codes)
-        counted_boxes, counted_codes = _labelled_indices(scene, legible_only=True)
+        counted_boxes, counted_codes = labelled_indices(scene, legible_only=True)
         result.index_outcomes.update((scene.kind, outcome) for outcome in index_outcomes(
             boxes, codes, [r.probability for r in read.readings], counted_boxes, counted_codes,
             reader.min_card_confidence))

@@ -25,18 +25,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier import (ROTATION_CHECK_BELOW, ROTATION_VOTE_BELOW, IndexClassifier, crops_to_input,
-                               takes_turned_mean)
+from vision.classifier import ROTATION_CHECK_BELOW, ROTATION_VOTE_BELOW, crops_to_input, takes_turned_mean
 from vision.crops import CLASS_NAMES, CROP_SIZE, NONE_CLASS, index_crop
 from vision.errors import ModelError
 from vision.evaluation.datasets import load_scenes
+from vision.evaluation.evaluators import labelled_indices
 from vision.evaluation.metrics import ClassDetectionAccumulator, box_iou
 from vision.reader import MODELS_DIR, CardReader
 from vision.results import MIN_CARD_CONFIDENCE
+from vision.training.classifier_agreement import probabilities_as_cut
 
 NONE_INDEX = CLASS_NAMES.index(NONE_CLASS)
 TRUTH_MIN_IOU = 0.5
-BATCH = 512
 
 
 @dataclass(frozen=True)
@@ -79,15 +79,15 @@ def cut(reader: CardReader, folder: Path) -> ReaderBoxes:
         data = scene.image.read_bytes()
         read = reader.read(data, loose=scene.rows is None)
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        labelled = [(CLASS_NAMES.index(code), box) for code, boxes in scene.card_indices for box in boxes]
-        labelled_boxes = np.array([box for _, box in labelled], np.float64).reshape(-1, 4)
-        labelled_codes = np.array([code for code, _ in labelled], int)
-        parts["labelled_photos"].append(np.full(len(labelled), order))
+        labelled_boxes, codes = labelled_indices(scene)
+        labelled_codes = np.array([CLASS_NAMES.index(code) for code in codes], int)
+        parts["labelled_photos"].append(np.full(len(codes), order))
         parts["labelled_boxes"].append(labelled_boxes)
         parts["labelled_codes"].append(labelled_codes)
         named = [r for r in read.readings if not r.unnamed]
         boxes = np.array([r.box for r in named], np.float64).reshape(-1, 4) * read.scale
-        parts["crops"].append(np.array([index_crop(image, box) for box in boxes], np.uint8).reshape(-1, CROP_SIZE, CROP_SIZE, 3))
+        crops = [index_crop(image, box) for box in boxes]
+        parts["crops"].append(np.array(crops, np.uint8).reshape(-1, CROP_SIZE, CROP_SIZE, 3))
         parts["truth"].append(truth_of(boxes, labelled_boxes, labelled_codes))
         parts["detector_scores"].append(np.array([r.detector_score for r in named], np.float64))
         parts["photos"].append(np.full(len(named), order))
@@ -100,11 +100,9 @@ def cut(reader: CardReader, folder: Path) -> ReaderBoxes:
 def turned_probabilities(model: Path, crops: np.ndarray) -> np.ndarray:
     """The model's probabilities (4, N, classes) of the crops as cut and turned by 90, 180 and 270 degrees, loaded as
     the reader loads a classifier (a file with another class order is refused: ModelError)."""
-    classifier = IndexClassifier(model)
     batch = crops_to_input(list(crops))
     turns = [batch] + [np.ascontiguousarray(np.rot90(batch, quarter, axes=(2, 3))) for quarter in (1, 2, 3)]
-    return np.stack([np.concatenate([classifier.probabilities_as_cut(turn[i:i + BATCH])
-                                     for i in range(0, len(turn), BATCH)]) for turn in turns])
+    return np.stack([probabilities_as_cut(model, turn) for turn in turns])
 
 
 def reader_vote(turns: np.ndarray, rotation_vote_below: float = ROTATION_VOTE_BELOW,
