@@ -92,6 +92,8 @@ class Round(Base):
     finish_order: Mapped[list[Any] | None] = mapped_column(nullable=True)
     failed_to_block: Mapped[str | None] = mapped_column(String(40), nullable=True)
     revision: Mapped[int] = mapped_column(default=0)  # how many times it has been settled
+    # Bumped by every change to the round or its hands: the round's ETag (live pages, If-Match).
+    version: Mapped[int] = mapped_column(default=0, server_default=text("0"))
     settlement: Mapped[dict[str, Any] | None] = mapped_column(nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     settled_at: Mapped[datetime | None] = mapped_column(nullable=True)
@@ -175,6 +177,8 @@ class RoundEvent(Base):
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(32))
     player: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # Who made the change (the name a device chose on the game page), for the live change line.
+    actor: Mapped[str | None] = mapped_column(String(40), nullable=True)
     detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
