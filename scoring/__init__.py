@@ -8,7 +8,9 @@ Public API (see docs/architecture.md and docs/scoring-presets.md):
     validate_settings(rules, options, players, banker, stakes) -> dict   check a game's settings alone
                                           (Big Two presets are recognised by their id)
     parse_hand(value) -> dict             one player's entry in canonical card codes
-    detect_naturals(cards, rules, options) -> list[dict]
+    detect_naturals(cards, rules, options) -> list[dict]   (cards: 13 codes, or the hand laid in rows)
+    foul_reason(rows, rules, options) -> str | None   why the engine treats a hand as fouled (擺烏龍/相公)
+    legal_fix(rows, rules, options) -> dict   a legal arrangement of the same cards, fewest cards moved
     ScoringError                          every invalid input (a ValueError with a one-line message)
     cards.parse_card(text) -> str         "10s" -> "TS"
 """
@@ -20,6 +22,7 @@ from typing import Any, Optional
 from . import bigtwo, cards
 from .errors import ScoringError
 from .batch import settle_many
+from .fouls import foul_reason, legal_fix
 from .games import GAMES, DEFAULT_GAME, game_of
 from .hand_input import hand_to_json, parse_hand_input
 from .naturals import hand_features
@@ -28,7 +31,7 @@ from .settle import check_banker, check_players
 from .stakes import parse_stakes
 
 __all__ = ["settle", "settle_many", "list_presets", "validate_settings", "parse_hand", "detect_naturals",
-           "ScoringError", "cards"]
+           "foul_reason", "legal_fix", "ScoringError", "cards"]
 
 
 def settle(round: dict, *, audit: bool = True) -> dict:  # noqa: A002 - the documented parameter name
