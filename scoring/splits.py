@@ -2,7 +2,7 @@
 
 Positions 0-2 are the laid front, 3-7 the laid middle, 8-12 the laid back.  A split is a row of
 subset ids (into FRONT_SUBSETS / FIVE_SUBSETS) plus how many cards it moves: a card is moved when it
-ends in another row than the one it was laid in.  Built once (numpy, ~50 ms) and shared.
+ends in another row than the one it was laid in.  Built once (numpy, a few ms) and shared.
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ LAID_ROW = (0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2)   # laid row of each position
 ROW_POSITIONS = ((0, 1, 2), (3, 4, 5, 6, 7), (8, 9, 10, 11, 12))
 FRONT_SUBSETS = np.array(list(combinations(range(13), 3)), dtype=np.int64)   # 286 x 3
 FIVE_SUBSETS = np.array(list(combinations(range(13), 5)), dtype=np.int64)    # 1287 x 5
+_FIVE_OF_TEN = np.array(list(combinations(range(10), 5)), dtype=np.int64)    # 252 x 5: middles of the rest
 
 
-def _subset_ids(subsets: np.ndarray) -> dict[int, int]:
-    """Bit mask of a subset's positions -> its row in ``subsets``."""
-    masks = (np.int64(1) << subsets).sum(axis=1)
-    return {int(mask): index for index, mask in enumerate(masks)}
+def _subset_ids(subsets: np.ndarray) -> np.ndarray:
+    """Bit mask of a subset's positions -> its row in ``subsets`` (-1 for masks of other sizes)."""
+    ids = np.full(1 << 13, -1, dtype=np.int64)
+    ids[(np.int64(1) << subsets).sum(axis=1)] = np.arange(len(subsets))
+    return ids
 
 
 @dataclass(frozen=True)
@@ -39,27 +41,25 @@ class SplitTable:
 @lru_cache(maxsize=1)
 def split_table() -> SplitTable:
     """All 72,072 splits of positions 0..12, sorted (stably) by the number of cards they move."""
-    front_ids, five_ids = _subset_ids(FRONT_SUBSETS), _subset_ids(FIVE_SUBSETS)
-    laid_masks = [sum(1 << p for p in row) for row in ROW_POSITIONS]
-    full = (1 << 13) - 1
-    fronts, middles, backs, moves = [], [], [], []
-    for front in FRONT_SUBSETS.tolist():
-        front_mask = sum(1 << p for p in front)
-        rest = [p for p in range(13) if not front_mask >> p & 1]
-        kept_front = bin(front_mask & laid_masks[0]).count("1")
-        for middle in combinations(rest, 5):
-            middle_mask = sum(1 << p for p in middle)
-            back_mask = full ^ front_mask ^ middle_mask
-            fronts.append(front_ids[front_mask])
-            middles.append(five_ids[middle_mask])
-            backs.append(five_ids[back_mask])
-            moves.append(13 - kept_front - bin(middle_mask & laid_masks[1]).count("1")
-                         - bin(back_mask & laid_masks[2]).count("1"))
-    order = np.argsort(np.array(moves), kind="stable")
-    sorted_moves = np.array(moves, dtype=np.int64)[order]
+    bits = np.int64(1) << np.arange(13, dtype=np.int64)
+    laid_masks = [int(bits[list(row)].sum()) for row in ROW_POSITIONS]
+    front_masks = bits[FRONT_SUBSETS].sum(axis=1)                                  # (286,)
+    rest = np.array([[p for p in range(13) if not mask >> p & 1] for mask in front_masks.tolist()])
+    middle_masks = bits[rest[:, _FIVE_OF_TEN]].sum(axis=2)                         # (286, 252)
+    back_masks = ((1 << 13) - 1) ^ front_masks[:, None] ^ middle_masks
+    front_masks = np.broadcast_to(front_masks[:, None], middle_masks.shape)
+    moves = 13 - sum(_popcount(masks & laid) for masks, laid in
+                     zip((front_masks, middle_masks, back_masks), laid_masks))
+    order = np.argsort(moves.ravel(), kind="stable")
+    sorted_moves = moves.ravel()[order]
     group_ends = {int(k): int(np.searchsorted(sorted_moves, k, side="right")) for k in np.unique(sorted_moves)}
-    return SplitTable(np.array(fronts)[order], np.array(middles)[order], np.array(backs)[order],
-                      sorted_moves, group_ends)
+    front_ids, five_ids = _subset_ids(FRONT_SUBSETS), _subset_ids(FIVE_SUBSETS)
+    return SplitTable(front_ids[front_masks.ravel()[order]], five_ids[middle_masks.ravel()[order]],
+                      five_ids[back_masks.ravel()[order]], sorted_moves, group_ends)
+
+
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    return ((masks[..., None] >> np.arange(13)) & 1).sum(axis=-1)
 
 
 def subset_strengths(laid_cards: np.ndarray, wheel_second: bool) -> tuple[np.ndarray, np.ndarray]:
