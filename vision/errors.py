@@ -21,6 +21,10 @@ class CorruptImage(ImageError):
     """Looks like a supported image but is truncated or damaged."""
 
 
+class ExtremeShape(ImageError):
+    """A sound image too long and thin to be a photo of cards (40000x1, 16x16000): refused, not called damaged."""
+
+
 class ImageTooLarge(ImageError):
     """Too many bytes, or a header promising too many pixels (decompression bomb)."""
 

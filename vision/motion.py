@@ -53,6 +53,8 @@ def motion_line(image: np.ndarray) -> MotionLine | None:
     """The line a moved camera smeared `image` (BGR or grey) along, or None when no line shows plainly."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     shrink = measuring_shrink(max(grey.shape[:2]))
+    if min(round(side * shrink) for side in grey.shape[:2]) < WINDOW:
+        return None  # too thin to hold one window once shrunk (cv2.resize would refuse a side shrunk to nothing)
     if shrink < 1.0:
         grey = cv2.resize(grey, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     spectrum = _mean_log_spectrum(grey.astype(np.float32))

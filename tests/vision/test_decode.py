@@ -108,7 +108,8 @@ def test_jpeg_bomb_header_is_refused():
 
 def test_webp_bomb_header_is_refused():
     vp8x = b"VP8X" + struct.pack("<I", 10) + b"\x00\x00\x00\x00" + (16383).to_bytes(3, "little") * 2
-    body = b"WEBP" + vp8x + b"VP8L" + struct.pack("<I", 5) + b"\x2f\x00\x00\x00\x00\x00"
+    lossless = b"\x2f" + struct.pack("<I", 16383 | 16383 << 14)  # the image as large as its canvas
+    body = b"WEBP" + vp8x + b"VP8L" + struct.pack("<I", 5) + lossless + b"\x00"
     data = b"RIFF" + struct.pack("<I", len(body)) + body
     with pytest.raises(ImageTooLarge):
         decode_photo(data)
@@ -142,18 +143,29 @@ def test_single_scan_jpeg_over_the_pixel_limit_is_decoded_reduced_under_it():
         decode_photo(data, max_pixels=40_000, max_single_scan_pixels=100_000)
 
 
-def test_a_single_scan_jpeg_claiming_200_megapixels_never_holds_them():
-    # a 200 MP phone photo's header on a few bytes of scan: decoded reduced to 1/8 (what the reader asks for), or
-    # refused when it claims more than the single-scan limit
-    data = bytearray(encode(".jpg", np.full((64, 64, 3), 128, np.uint8)))
-    sof = data.find(b"\xff\xc0")
-    data[sof + 5:sof + 9] = struct.pack(">HH", 12000, 16000)
-    photo = decode_photo(bytes(data), min_long_side=1920)
-    assert photo.reduction == 8 and photo.image.shape == (1500, 2000, 3)
-    assert choose_reduction(read_header(bytes(data)), 0) == 2  # asked for the whole photo: 48 MP, under 50
-    data[sof + 5:sof + 9] = struct.pack(">HH", 15000, 20000)
+def uniform_grey_jpeg(width: int, height: int) -> bytes:
+    """A whole, valid greyscale JPEG of any size without encoding its pixels: every 8x8 block of grey 128 is the same
+    six bits under the standard Huffman tables (DC difference 0: 00, end of block: 1010)."""
+    small = encode(".jpg", np.full((16, 16), 128, np.uint8))
+    scan = small.find(b"\xff\xda")
+    head = bytearray(small[:scan + 2 + struct.unpack_from(">H", small, scan + 2)[0]])
+    sof = head.find(b"\xff\xc0")
+    head[sof + 5:sof + 9] = struct.pack(">HH", height, width)
+    blocks = -(-width // 8) * -(-height // 8)
+    bits = "001010" * (blocks % 4)
+    tail = int(bits.ljust(-(-len(bits) // 8) * 8, "1"), 2).to_bytes(-(-len(bits) // 8), "big") if bits else b""
+    return bytes(head) + b"\x28\xa2\x8a" * (blocks // 4) + tail + b"\xff\xd9"
+
+
+def test_a_single_scan_jpeg_of_200_megapixels_never_holds_them():
+    # a 192 MP phone photo: decoded reduced to 1/8 (what the reader asks for), or refused when it claims more than
+    # the single-scan limit
+    data = uniform_grey_jpeg(16000, 12000)
+    photo = decode_photo(data, min_long_side=1920)
+    assert photo.reduction == 8 and photo.image.shape == (1500, 2000, 3) and (photo.image == 128).all()
+    assert choose_reduction(read_header(data), 0) == 2  # asked for the whole photo: 48 MP, under 50
     with pytest.raises(ImageTooLarge, match="210 megapixels"):
-        decode_photo(bytes(data))
+        decode_photo(uniform_grey_jpeg(20000, 15000))
 
 
 def test_progressive_jpeg_over_the_pixel_limit_is_refused():
