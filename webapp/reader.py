@@ -121,16 +121,21 @@ def _first(mapping: dict[str, Any], *keys: str, default: Any = None) -> Any:
 
 
 def summarise(reading: dict[str, Any]) -> dict[str, Any]:
-    """The reader's JSON reduced to what the review screen draws: rows, boxes, warnings, size."""
+    """The reader's JSON reduced to what the review screen draws: rows, boxes (each card `sure` or not), warnings,
+    size."""
     cards = []
     for card in reading.get("cards") or []:
         if not isinstance(card, dict):
             continue
         box = _first(card, "box", "bbox", "xyxy")
+        confidence = float(_first(card, "confidence", "score", "conf", default=1.0))
         cards.append({
             "code": str(_first(card, "code", "card", "label", default="?")),
             "box": [float(v) for v in box][:4] if isinstance(box, (list, tuple)) and len(box) >= 4 else None,
-            "confidence": float(_first(card, "confidence", "score", "conf", default=1.0)),
+            "confidence": confidence,
+            # The one notion of "unsure" (the photo's boxes, the review's cards and its warnings all use it): the
+            # reader's own flag when it gives one, else its sure threshold.
+            "sure": bool(card["sure"]) if isinstance(card.get("sure"), bool) else confidence >= LOW_CONFIDENCE,
             "row": _first(card, "row"),
             "alternatives": _alternatives(card.get("alternatives")),
         })

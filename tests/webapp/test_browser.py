@@ -299,7 +299,7 @@ def test_a_big_two_round_on_a_phone(live_server, page):
     expected = scoring.settle({"game": "bigtwo", "rules": "bigtwo-hk",
                                "players": {"Ann": "", "Bob": " ".join(truth), "Cy": "3C 4D 5S"}})["net"]
     assert expected == {"Ann": 19, "Bob": -16, "Cy": -3}
-    cells = page.locator("#settlement tbody tr").evaluate_all(
+    cells = page.locator("#net-table tbody tr").evaluate_all(
         "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent])")
     assert {name: int(net) for name, net in cells} == expected
     page.click("text=Back to the game")

@@ -59,7 +59,7 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
         if hand.upload is not None:
             summary = reader.summarise(hand.upload.reading)
             for card in summary["cards"]:
-                if card["confidence"] < reader.LOW_CONFIDENCE and card["code"] in codes:
+                if not card["sure"] and card["code"] in codes:
                     notes.append(_note("warn", "low", code=card["code"], percent=round(card["confidence"] * 100)))
             for text in summary["warnings"]:
                 for code, other, probability in second_look_doubts(text):
@@ -81,7 +81,7 @@ def cards_to_look_at(summary: dict[str, Any] | None) -> set[str]:
     """The codes the hand page marks for a look: read with low confidence, or doubted by the second look."""
     if not summary:
         return set()
-    return ({card["code"] for card in summary["cards"] if card["confidence"] < reader.LOW_CONFIDENCE}
+    return ({card["code"] for card in summary["cards"] if not card["sure"]}
             | set(doubted_codes(summary["warnings"])))
 
 

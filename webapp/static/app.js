@@ -71,9 +71,9 @@ function shrinkPhoto(file) {
 }
 
 function initUploads() {
-  var input = $("#photo-input");
-  if (input) {
-    input.addEventListener("change", function () {
+  document.addEventListener("change", function (e) {
+    var input = e.target;
+    if (input.id === "photo-input") {
       if (!input.files.length) return;
       var form = input.form, file = input.files[0];
       showProgress(document.body.dataset.uploading, 0);
@@ -83,17 +83,16 @@ function initUploads() {
         uploadPhoto(form.action, data);
         input.value = "";
       });
-    });
-  }
-  $all("form[data-progress]").forEach(function (form) {
-    form.addEventListener("submit", function () { showProgress(document.body.dataset.reading, null); });
+    }
   });
-  // A second tap on "settle" while the first is on its way does nothing (the server is idempotent too).
-  $all("form[data-once]").forEach(function (form) {
-    form.addEventListener("submit", function (e) {
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (form.hasAttribute("data-progress")) showProgress(document.body.dataset.reading, null);
+    // A second tap on "settle" while the first is on its way does nothing (the server is idempotent too).
+    if (form.hasAttribute("data-once")) {
       if (form.dataset.sent) { e.preventDefault(); return; }
       form.dataset.sent = "1";
-    });
+    }
   });
 }
 
@@ -116,120 +115,386 @@ function initPresetForm() {
 }
 
 // ---- review: boxes over the photo ---------------------------------------------------------------
+// One colour scheme on the photo and in the list: sure = green, unsure = orange with "?", not in the hand
+// (left out, removed or moved away) = dashed. Boxes are numbered; the review's cards carry the same numbers, so the
+// list is the legend and no card code is written over the photo (they overlapped on tight fans).
 var SVG_NS = "http://www.w3.org/2000/svg";
+function svgEl(name, attrs) {
+  var el = document.createElementNS(SVG_NS, name);
+  Object.keys(attrs).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+  return el;
+}
+var SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+function cardFace(code) {
+  code = String(code || "");
+  return code.length === 2 && SUITS[code[1]] ? (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]] : code;
+}
+function overlaps(a, b) { return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]; }
+// Where a number's badge goes: beside its box, at the first place that covers no other badge and stays in the photo.
+function placeBadge(box, size, w, h, placed) {
+  var cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2, r = size / 2;
+  // Above the card first, then on its face (its corner index stays visible), then around it, further out.
+  var spots = [[cx, box[1] - r], [cx, cy], [cx, box[3] + r], [box[2] + r, cy], [box[0] - r, cy],
+               [cx, cy - 2 * r], [cx, cy + 2 * r], [box[2] + r, box[1] + r], [box[0] - r, box[1] + r],
+               [cx, box[1] - 3 * r], [cx, box[3] + 3 * r], [box[2] + 3 * r, cy], [box[0] - 3 * r, cy]];
+  for (var i = 0; i < spots.length; i++) {
+    var x = Math.min(Math.max(spots[i][0], r), w - r), y = Math.min(Math.max(spots[i][1], r), h - r);
+    var rect = [x - r, y - r, x + r, y + r];
+    if (!placed.some(function (p) { return overlaps(p, rect); })) { placed.push(rect); return [x, y]; }
+  }
+  return null;  // no free place: the box keeps its colour, the number is in the list only
+}
+// Each card the reader named, with its number and its state against the hand as it is now.
+function readCards(svg) {
+  var cards = [];
+  try { cards = JSON.parse(svg.dataset.cards || "[]"); } catch (err) { cards = []; }
+  var held = (svg.dataset.held || "").split(" ").filter(Boolean);
+  var look = (svg.dataset.look || "").split(" ").filter(Boolean);
+  return cards.map(function (c, i) {
+    var at = held.indexOf(c.code);
+    if (at >= 0) held.splice(at, 1);
+    var state = at < 0 ? "out" : (c.sure === false || look.indexOf(c.code) >= 0 ? "unsure" : "sure");
+    return { code: c.code, box: c.box, n: i + 1, state: state };
+  });
+}
 function initOverlay() {
   var img = $("#photo"), svg = $("#overlay");
   if (!img || !svg) return;
-  var cards = [];
-  try { cards = JSON.parse(svg.dataset.cards || "[]"); } catch (err) { cards = []; }
+  var cards = readCards(svg);
+  numberReviewCards(cards);
   function draw() {
     var w = img.naturalWidth, h = img.naturalHeight;
     if (!w || !h) return;
     svg.setAttribute("viewBox", "0 0 " + w + " " + h);
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var stroke = Math.max(2, w / 300), font = Math.max(16, w / 28);
+    // Badges sized to the photo as shown (about 20 CSS px), whatever its resolution.
+    var shown = img.getBoundingClientRect().width || w;
+    var unit = w / shown, badge = 20 * unit, stroke = Math.max(1.5, 2.5 * unit);
+    var placed = [];
     cards.forEach(function (c) {
       if (!c.box) return;
-      var low = c.confidence < 0.6;
-      var rect = document.createElementNS(SVG_NS, "rect");
-      rect.setAttribute("x", c.box[0]); rect.setAttribute("y", c.box[1]);
-      rect.setAttribute("width", c.box[2] - c.box[0]); rect.setAttribute("height", c.box[3] - c.box[1]);
-      rect.setAttribute("class", "box " + (low ? "low" : "ok") + (c.row ? "" : " stray"));
-      rect.setAttribute("stroke-width", stroke);
-      svg.appendChild(rect);
-      var label = document.createElementNS(SVG_NS, "text");
-      label.setAttribute("x", c.box[0]); label.setAttribute("y", Math.max(font, c.box[1] - stroke * 2));
-      label.setAttribute("font-size", font);
-      label.setAttribute("class", "label " + (low ? "low" : "ok"));
-      label.textContent = c.code + (low ? " ?" : "");
-      svg.appendChild(label);
+      svg.appendChild(svgEl("rect", { x: c.box[0], y: c.box[1], width: c.box[2] - c.box[0], height: c.box[3] - c.box[1],
+        "class": "box " + c.state, "stroke-width": stroke, "data-n": c.n }));
+    });
+    cards.forEach(function (c) {
+      if (!c.box) return;
+      var at = placeBadge(c.box, badge, w, h, placed);
+      if (!at) return;
+      var g = svgEl("g", { "class": "badge-n " + c.state });
+      g.appendChild(svgEl("circle", { cx: at[0], cy: at[1], r: badge / 2, "stroke-width": unit }));
+      var t = svgEl("text", { x: at[0], y: at[1], "font-size": badge * 0.62, "text-anchor": "middle", "dominant-baseline": "central" });
+      t.textContent = String(c.n) + (c.state === "unsure" ? "?" : "");
+      g.appendChild(t);
+      svg.appendChild(g);
     });
   }
   if (img.complete) draw(); else img.addEventListener("load", draw);
+  redrawOverlay = draw;
+}
+var redrawOverlay = null;
+window.addEventListener("resize", function () { if (redrawOverlay) redrawOverlay(); });
+// The review's cards are the overlay's legend: each shows its box's number.
+function numberReviewCards(cards) {
+  var free = cards.filter(function (c) { return c.state !== "out"; });
+  $all(".review .card.fix[data-code]").forEach(function (button) {
+    var i = free.findIndex(function (c) { return c.code === button.dataset.code; });
+    if (i < 0 || button.querySelector(".n")) return;
+    var n = document.createElement("sup");
+    n.className = "n"; n.textContent = free[i].n;
+    button.appendChild(n);
+    free.splice(i, 1);
+  });
+  var gone = cards.filter(function (c) { return c.state === "out" && c.box; });
+  var legend = $("#overlay-out");
+  if (legend && gone.length) {
+    legend.hidden = false;
+    gone.forEach(function (c) {
+      var chip = document.createElement("span");
+      chip.className = "card out" + (/[HD]$/.test(c.code) ? " red" : ""); chip.textContent = cardFace(c.code);
+      var n = document.createElement("sup"); n.className = "n"; n.textContent = c.n;
+      chip.appendChild(n); legend.appendChild(chip);
+    });
+  }
 }
 
-// ---- the 52-card picker: correct one card, or tap cards in to type a hand -----------------------
-function initPicker() {
-  var sheet = $("#picker");
-  if (!sheet) return;
-  var mode = null, target = null;
-  var textarea = $("#manual-rows");
-  function open(newMode, title) {
-    mode = newMode; sheet.hidden = false;
-    $("#picker-title").textContent = title;
-    $("#picker-remove").hidden = !(mode === "correct" && target && target.dataset.code);
-    showLikely(mode === "correct" && target && target.dataset.alternatives ? target.dataset.alternatives.split(" ") : []);
-    markUsed();
-  }
-  // The reader's runner-up codes for the card being fixed, first (a card read wrong is most often one of them).
-  function showLikely(codes) {
-    var row = $("#picker-likely");
-    if (!row) return;
-    $all("#picker-likely .card").forEach(function (b) { b.remove(); });
-    codes.filter(Boolean).forEach(function (code) {
-      var twin = $('.picker:not(.likely) .card[data-code="' + code + '"]');
-      if (!twin) return;
-      var button = twin.cloneNode(true);
-      button.addEventListener("click", function () { choose(code); });
-      row.appendChild(button);
-    });
-    row.hidden = !$("#picker-likely .card");
-  }
-  function close() { sheet.hidden = true; mode = null; $all(".fix.selected").forEach(function (b) { b.classList.remove("selected"); }); }
-  function tapped() { return textarea ? textarea.value.toUpperCase().split(/[\s\/,]+/).filter(Boolean) : []; }
-  function markUsed() {
-    var used = mode === "append" ? tapped() : [];
-    $all(".picker .card").forEach(function (b) { b.classList.toggle("used", used.indexOf(b.dataset.code) >= 0); });
-  }
-  $all(".fix").forEach(function (button) {
-    button.addEventListener("click", function () {
-      $all(".fix.selected").forEach(function (b) { b.classList.remove("selected"); });
-      button.classList.add("selected");
-      target = button;
-      open("correct", (button.dataset.code || "＋") + " →");
-    });
+// ---- the review: fix a card (the picker), move or swap cards (two taps or a drag) -------------------
+// Tap a card: it is selected and the picker opens. Then tap its right value in the picker (a correction), another
+// card (the two swap), a "+" slot or a row's name (the card moves there), or the card again (nothing). A card can
+// also be dragged onto another card, a slot or a row. Every change is a plain form post carrying the round's ETag.
+var picker = { mode: null, target: null };
+function pickerSheet() { return $("#picker"); }
+function manualBox() { return $("#manual-rows"); }
+function selectedFix() { return $(".review .fix.selected"); }
+function tappedCodes() {
+  var textarea = manualBox();
+  return textarea ? textarea.value.toUpperCase().split(/[\s\/,]+/).filter(Boolean) : [];
+}
+function markUsed() {
+  var used = picker.mode === "append" ? tappedCodes() : [];
+  $all(".picker .card").forEach(function (b) { b.classList.toggle("used", used.indexOf(b.dataset.code) >= 0); });
+}
+// The reader's runner-up codes for the card being fixed, first (a card read wrong is most often one of them).
+function showLikely(codes) {
+  var row = $("#picker-likely");
+  if (!row) return;
+  $all("#picker-likely .card").forEach(function (b) { b.remove(); });
+  codes.filter(Boolean).forEach(function (code) {
+    var twin = $('.picker:not(.likely) .card[data-code="' + code + '"]');
+    if (!twin) return;
+    var button = twin.cloneNode(true);
+    button.addEventListener("click", function () { choose(code); });
+    row.appendChild(button);
   });
-  function choose(code) {
-    if (mode === "correct" && target) {
-      var form = $("#correct-form");
-      form.elements.row.value = target.dataset.row;
-      form.elements.index.value = target.dataset.index;
-      form.elements.code.value = code;
-      form.submit();
-    } else if (mode === "append" && textarea) {
-      // Chinese poker: 13 cards written as rows 3 / 5 / 5; Big Two (data-layout=loose): the cards left.
-      var loose = textarea.dataset.layout === "loose";
-      var most = loose ? parseInt(textarea.dataset.max, 10) || 13 : 13;
-      var codes = tapped();
-      if (codes.indexOf(code) >= 0 || codes.length >= most) return;
-      codes.push(code);
-      textarea.value = loose ? codes.join(" ") : [codes.slice(0, 3), codes.slice(3, 8), codes.slice(8, 13)]
-        .filter(function (r) { return r.length; }).map(function (r) { return r.join(" "); }).join(" / ");
-      markUsed();
-      if (codes.length === most) close();
-    }
+  row.hidden = !$("#picker-likely .card");
+}
+function openPicker(mode, title) {
+  var sheet = pickerSheet();
+  if (!sheet) return;
+  picker.mode = mode; sheet.hidden = false;
+  $("#picker-title").textContent = title;
+  var t = picker.target;
+  $("#picker-remove").hidden = !(mode === "correct" && t && t.dataset.code);
+  var help = $("#picker-help");
+  if (help) help.hidden = !(mode === "correct" && t && t.dataset.code && $(".review .rowname.target"));
+  showLikely(mode === "correct" && t && t.dataset.alternatives ? t.dataset.alternatives.split(" ") : []);
+  markUsed();
+  var review = $("#review");
+  if (review && mode === "correct") {
+    review.classList.add("moving");
+    // Keep the rows in view above the sheet: the next tap may be on them (swap or move).
+    var header = $(".top");
+    var top = review.getBoundingClientRect().top + window.scrollY - (header ? header.offsetHeight : 0) - 6;
+    window.scrollTo({ top: top, behavior: "instant" in window ? "instant" : "auto" });
   }
+}
+function closePicker() {
+  var sheet = pickerSheet();
+  if (sheet) sheet.hidden = true;
+  picker.mode = null; picker.target = null;
+  $all(".fix.selected").forEach(function (b) { b.classList.remove("selected"); });
+  var review = $("#review");
+  if (review) review.classList.remove("moving");
+  live.applyPending();
+}
+function post(formId, values) {
+  var form = $(formId);
+  if (!form) return;
+  Object.keys(values).forEach(function (k) { form.elements[k].value = values[k]; });
+  form.submit();
+}
+function moveCard(card, toRow, toIndex) {
+  post("#move-form", { row: card.dataset.row, index: card.dataset.index, to_row: toRow, to_index: toIndex == null ? "" : toIndex });
+}
+function swapCards(a, b) {
+  post("#swapcards-form", { row: a.dataset.row, index: a.dataset.index, other_row: b.dataset.row, other_index: b.dataset.index });
+}
+// What a tap or a drop on `el` does with the selected card `card`; false when `el` is no place for it.
+function dropOn(card, el) {
+  if (!el || !card || !card.dataset.code) return false;
+  var other = el.closest(".review .card.fix");
+  if (other === card) return false;
+  if (other && other.dataset.code) { swapCards(card, other); return true; }
+  if (other) { moveCard(card, other.dataset.row, ""); return true; }  // a "+" slot: the end of its row
+  var row = el.closest(".review .rowname.target, .review .row.drop");
+  if (row && $("#move-form")) { moveCard(card, row.dataset.row, ""); return true; }
+  return false;
+}
+function choose(code) {
+  if (picker.mode === "correct" && picker.target) {
+    post("#correct-form", { row: picker.target.dataset.row, index: picker.target.dataset.index, code: code });
+  } else if (picker.mode === "append" && manualBox()) {
+    // Chinese poker: 13 cards written as rows 3 / 5 / 5; Big Two (data-layout=loose): the cards left.
+    var textarea = manualBox();
+    var loose = textarea.dataset.layout === "loose";
+    var most = loose ? parseInt(textarea.dataset.max, 10) || 13 : 13;
+    var codes = tappedCodes();
+    if (codes.indexOf(code) >= 0 || codes.length >= most) return;
+    codes.push(code);
+    textarea.value = loose ? codes.join(" ") : [codes.slice(0, 3), codes.slice(3, 8), codes.slice(8, 13)]
+      .filter(function (r) { return r.length; }).map(function (r) { return r.join(" "); }).join(" / ");
+    markUsed();
+    if (codes.length === most) closePicker();
+  }
+}
+var dragJustEnded = false;
+function initPicker() {
+  var sheet = pickerSheet();
+  if (!sheet) return;
+  document.addEventListener("click", function (e) {
+    if (dragJustEnded) { dragJustEnded = false; e.preventDefault(); return; }
+    var selected = selectedFix();
+    var fix = e.target.closest(".review .fix");
+    var rowName = e.target.closest(".review .rowname.target");
+    if (fix && fix.disabled) return;
+    if (selected && selected.dataset.code && (fix || rowName) && fix !== selected) {
+      if (dropOn(selected, fix || rowName)) { e.preventDefault(); return; }
+    }
+    if (fix) {
+      if (fix === selected) { closePicker(); return; }
+      $all(".fix.selected").forEach(function (b) { b.classList.remove("selected"); });
+      fix.classList.add("selected");
+      picker.target = fix;
+      openPicker("correct", (fix.dataset.code ? fix.textContent.replace("?", "").trim() : "＋") + " →");
+    }
+  });
   $all(".picker:not(.likely) .card").forEach(function (button) {
     button.addEventListener("click", function () { choose(button.dataset.code); });
   });
-  $("#picker-close").addEventListener("click", close);
+  $("#picker-close").addEventListener("click", closePicker);
   $("#picker-remove").addEventListener("click", function () {
-    if (mode !== "correct" || !target) return;
-    var form = $("#remove-form");
-    form.elements.row.value = target.dataset.row;
-    form.elements.index.value = target.dataset.index;
-    form.submit();
+    if (picker.mode !== "correct" || !picker.target) return;
+    post("#remove-form", { row: picker.target.dataset.row, index: picker.target.dataset.index });
   });
-  var tap = $("#manual-tap");
-  if (tap && textarea) {
-    tap.addEventListener("click", function () { textarea.value = ""; open("append", tap.textContent); });
+  document.addEventListener("click", function (e) {
+    var tap = e.target.closest("#manual-tap");
+    if (tap && manualBox()) { manualBox().value = ""; picker.target = null; openPicker("append", tap.textContent); }
+  });
+  initDrag();
+}
+// Drag a card onto another card (swap), a "+" slot or a row (move). Pointer events: mouse, pen and touch alike.
+function initDrag() {
+  var drag = null;
+  function under(e) {
+    var el = document.elementFromPoint(e.clientX, e.clientY);
+    return el && (el.closest(".review .card.fix") || el.closest(".review .rowname.target") || el.closest(".review .row.drop"));
+  }
+  document.addEventListener("pointerdown", function (e) {
+    var card = e.target.closest(".review .card.fix");
+    if (!card || !card.dataset.code || card.disabled || !$("#move-form")) return;
+    drag = { card: card, x: e.clientX, y: e.clientY, ghost: null, over: null };
+  });
+  document.addEventListener("pointermove", function (e) {
+    if (!drag) return;
+    if (!drag.ghost) {
+      if (Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) < 12) return;
+      drag.ghost = drag.card.cloneNode(true);
+      drag.ghost.classList.add("drag-ghost");
+      document.body.appendChild(drag.ghost);
+    }
+    drag.ghost.style.left = e.clientX + "px"; drag.ghost.style.top = e.clientY + "px";
+    var over = under(e);
+    if (over !== drag.over) {
+      if (drag.over) drag.over.classList.remove("drop-over");
+      if (over && over !== drag.card) over.classList.add("drop-over");
+      drag.over = over;
+    }
+    e.preventDefault();
+  });
+  function end(e, cancelled) {
+    if (!drag) return;
+    var d = drag; drag = null;
+    if (!d.ghost) return;  // a tap, not a drag: the click handler does it
+    d.ghost.remove();
+    if (d.over) d.over.classList.remove("drop-over");
+    dragJustEnded = true;
+    setTimeout(function () { dragJustEnded = false; }, 400);
+    if (!cancelled) dropOn(d.card, under(e));
+  }
+  document.addEventListener("pointerup", function (e) { end(e, false); });
+  document.addEventListener("pointercancel", function (e) { end(e, true); });
+}
+
+// ---- live round: other phones' changes appear within about two seconds --------------------------------
+// Every second (not while the tab is hidden) the page asks for the round's (or game's) JSON with If-None-Match:
+// unchanged answers 304 with no body. On a new tag it fetches its own page again and replaces each region
+// (data-live) whose HTML changed — except one the person is busy in (typing, a card selected, the picker or the
+// camera open), which is replaced when they leave it. Forms in a region carry the ETag of the page they came with.
+var live = { pending: {}, doc: null, applyPending: function () {} };
+function regionBusy(region) {
+  var active = document.activeElement;
+  if (active && region.contains(active) && (/^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) || active.isContentEditable)
+      && active.type !== "hidden") return true;
+  if (region.querySelector(".fix.selected")) return true;
+  if (region.querySelector("#review") && picker.mode) return true;
+  var camera = region.querySelector("#camera-box");
+  if (camera && camera.open) return true;
+  var typed = region.querySelector("#manual-rows");
+  if (typed && typed.value !== typed.defaultValue) return true;
+  return false;
+}
+function initLive() {
+  var body = document.body, url = body.dataset.liveUrl, page = body.dataset.pageUrl;
+  if (!url || !page || !window.fetch || !window.DOMParser) return;
+  var etag = body.dataset.etag || null, busy = false;
+  var served = {};  // each region's HTML as the server last sent it (scripts change the DOM after)
+  $all("[data-live]").forEach(function (r) { served[r.id] = r.innerHTML; });
+  function replace(region, fresh) {
+    // <details> the person opened or closed stay that way.
+    var open = {};
+    $all("details[id]", region).forEach(function (d) { open[d.id] = d.open; });
+    region.innerHTML = fresh.innerHTML;
+    Object.keys(open).forEach(function (id) { var d = document.getElementById(id); if (d) d.open = open[id]; });
+    served[region.id] = fresh.innerHTML;
+  }
+  function apply(doc) {
+    var swapped = false;
+    var newTag = doc.body && doc.body.dataset.etag;
+    $all("[data-live]").forEach(function (region) {
+      var fresh = doc.getElementById(region.id);
+      if (!fresh || fresh.innerHTML === served[region.id]) { delete live.pending[region.id]; return; }
+      if (regionBusy(region)) { live.pending[region.id] = true; return; }
+      delete live.pending[region.id];
+      replace(region, fresh);
+      swapped = true;
+    });
+    if (newTag && !Object.keys(live.pending).length) body.dataset.etag = newTag;
+    if (swapped) afterSwap();
+  }
+  live.applyPending = function () {
+    if (live.doc && Object.keys(live.pending).length) setTimeout(function () { apply(live.doc); }, 0);
+  };
+  document.addEventListener("focusout", function () { setTimeout(live.applyPending, 0); });
+  document.addEventListener("toggle", function () { live.applyPending(); }, true);
+  function refresh() {
+    return fetch(page, { cache: "no-store", credentials: "same-origin", headers: { "X-Live": "1" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        live.doc = new DOMParser().parseFromString(html, "text/html");
+        apply(live.doc);
+      });
+  }
+  function signature(data) {  // a server without ETags yet: what the page shows, as one string
+    return JSON.stringify([data.status, data.revision, data.hands, (data.events || []).length, (data.rounds || []).length]);
+  }
+  function poll() {
+    if (document.hidden || busy) return;
+    busy = true;
+    var headers = { "Accept": "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (r) {
+        if (r.status !== 200) return null;
+        var header = r.headers.get("ETag");
+        return r.json().then(function (data) { return data.etag || header || signature(data); });
+      })
+      .then(function (tag) {
+        if (!tag || tag === etag) return null;
+        var first = etag === null;
+        etag = tag;
+        return first ? null : refresh();
+      })
+      .catch(function () { /* offline for a moment: the next poll tries again */ })
+      .then(function () { busy = false; });
+  }
+  setInterval(poll, 1000);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+  poll();
+}
+// After regions were replaced: draw the overlay again, mark the newest change line.
+function afterSwap() {
+  initOverlay(); initCamera();
+  var line = $("#change-line");
+  if (line && line.textContent.trim()) {
+    line.classList.remove("fresh"); void line.offsetWidth; line.classList.add("fresh");
   }
 }
 
 // ---- live camera (getUserMedia) with the 3/5/5 guide ---------------------------------------------
 function initCamera() {
   var box = $("#camera-box"), video = $("#camera-video"), capture = $("#camera-capture");
-  if (!box || !video || !capture) return;
+  if (!box || !video || !capture || box.dataset.bound) return;
+  box.dataset.bound = "1";
   var stream = null;
   var message = $("#camera-message");
   box.addEventListener("toggle", function () {
@@ -262,5 +527,5 @@ function initShare() {
 }
 
 document.addEventListener("DOMContentLoaded", function () {
-  initUploads(); initPresetForm(); initOverlay(); initPicker(); initCamera(); initShare();
+  initLive(); initUploads(); initPresetForm(); initOverlay(); initPicker(); initCamera(); initShare();
 });

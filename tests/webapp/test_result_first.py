@@ -1,0 +1,64 @@
+"""The page's own data: who pays whom in the fewest payments (exact), and the one "sure" flag per card."""
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import permutations
+
+from webapp import reader
+from webapp.settlement_view import money_text, settlement_view, transfers
+
+
+def _settles(money: dict[str, str], payments: list[dict[str, str]]) -> bool:
+    """Every balance is exactly zero once the payments are made."""
+    left = {name: Fraction(value) for name, value in money.items()}
+    for p in payments:
+        amount = Fraction(p["amount"].split(" ")[0])
+        assert amount > 0
+        left[p["from"]] += amount
+        left[p["to"]] -= amount
+    return all(v == 0 for v in left.values())
+
+
+def test_two_separate_debts_take_two_payments_not_three():
+    money = {"Ann": "5", "Bob": "-3", "Cy": "3", "Dee": "-5"}
+    payments = transfers(money)
+    assert len(payments) == 2
+    assert {(p["from"], p["to"], p["amount"]) for p in payments} == {("Dee", "Ann", "5"), ("Bob", "Cy", "3")}
+
+
+def test_payments_are_exact_and_fewest_for_every_order_of_players():
+    money = {"Ann": "1.5", "Bob": "-1", "Cy": "2", "Dee": "-2.5"}
+    for order in permutations(money):
+        payments = transfers({name: money[name] for name in order})
+        assert _settles(money, payments)
+        assert len(payments) == 3  # no two players' money adds up to zero: n - 1
+
+
+def test_thirds_stay_exact():
+    money = {"Ann": "4/3", "Bob": "-2/3", "Cy": "-2/3"}
+    payments = transfers(money)
+    assert _settles(money, [{**p, "amount": "2/3"} for p in payments])
+    assert all(p["amount"].startswith("2/3") for p in payments)
+
+
+def test_nobody_pays_when_everyone_is_even():
+    assert transfers({"Ann": "0", "Bob": 0}) == []
+
+
+def test_money_text_is_exact():
+    assert money_text(Fraction(3, 2)) == "1.5"
+    assert money_text(Fraction(-1, 8)) == "-0.125"
+    assert money_text(Fraction(7)) == "7"
+    assert money_text(Fraction(2, 3)).startswith("2/3")
+
+
+def test_settlement_view_carries_the_payments():
+    view = settlement_view({"net": {"Ann": 4, "Bob": -4}, "money": {"Ann": "8", "Bob": "-8"}}, ["Ann", "Bob"])
+    assert view["transfers"] == [{"from": "Bob", "to": "Ann", "amount": "8"}]
+
+
+def test_one_sure_flag_per_card_from_the_reader_or_its_threshold():
+    cards = [{"code": "JS", "confidence": 0.68}, {"code": "QS", "confidence": reader.LOW_CONFIDENCE},
+             {"code": "KS", "confidence": 0.95, "sure": False}, {"code": "AS", "confidence": 0.4, "sure": True}]
+    summary = reader.summarise({"cards": cards, "rows": None, "warnings": []})
+    assert [c["sure"] for c in summary["cards"]] == [False, True, False, True]
