@@ -17,11 +17,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     config.load_config(app, test_config)
 
-    from webapp import csrf, db, i18n, templating
+    from webapp import csrf, db, i18n, templating, validation
     from webapp.photos import PhotoStore
 
     db.init_app(app)
     csrf.init_app(app)
+    validation.init_app(app)
     i18n.init_app(app)
     templating.init_app(app)
     app.extensions["webapp.photos"] = PhotoStore(app.config["PHOTO_DIR"])
@@ -42,16 +43,22 @@ def _wants_json() -> bool:
             or request.headers.get("X-Requested-With") == "fetch")
 
 
+def too_large_message(limit: int) -> str:
+    size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
+    return f"The upload is too large; the limit is {size}."
+
+
 def _register_error_pages(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException):  # type: ignore[no-untyped-def]
         message = err.description or err.name
         if err.code == 413:
-            limit = app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
-            message = f"The upload is too large; the limit is {limit} MB."
+            message = too_large_message(request.max_content_length or app.config["MAX_CONTENT_LENGTH"])
+        # The exception's own headers: Allow (405), Retry-After (429, 503), WWW-Authenticate.
+        headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
         if _wants_json():
-            return jsonify(error=message, status=err.code), err.code
-        return render_template("error.html", code=err.code, message=message), err.code
+            return jsonify(error=message, status=err.code), err.code, headers
+        return render_template("error.html", code=err.code, message=message), err.code, headers
 
 
 def _add_security_headers(app: Flask) -> None:

@@ -2,12 +2,45 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 
-from waitress import serve
+from flask import Flask
+from waitress import create_server
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer
+from waitress.task import ErrorTask
 
-from webapp import create_app
+from webapp import create_app, too_large_message
 from webapp.reader import warm_up_in_background
+
+
+class _JsonErrorTask(ErrorTask):
+    """Waitress' own refusals (body over the limit, malformed request) as the app's JSON errors, not plain text."""
+
+    body_limit = 0
+
+    def execute(self) -> None:
+        err = self.request.error
+        message = too_large_message(self.body_limit) if err.code == 413 else f"{err.reason}: {err.body}"
+        body = json.dumps({"error": message, "status": err.code}).encode()
+        self.status = f"{err.code} {err.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+def make_server(app: Flask, host: str, port: int, threads: int = 8) -> BaseWSGIServer:
+    """A waitress server for `app`: the app's body limit (MAX_CONTENT_LENGTH) is waitress' too, so a body over it
+    is refused before it is buffered, and every refusal is JSON like the app's own."""
+    limit = int(app.config["MAX_CONTENT_LENGTH"])
+    error_task = type("JsonErrorTask", (_JsonErrorTask,), {"body_limit": limit})
+    channel = type("JsonErrorChannel", (HTTPChannel,), {"error_task_class": error_task})
+    server = create_server(app, host=host, port=port, threads=threads, max_request_body_size=limit,
+                           channel_timeout=int(app.config["CHANNEL_TIMEOUT_S"]))
+    server.channel_class = channel  # type: ignore[union-attr]  # one host and port: a single server
+    return server  # type: ignore[return-value]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -21,9 +54,7 @@ def main(argv: list[str] | None = None) -> None:
     warm_up_in_background()  # the first photo at the table is read as fast as the later ones
     print(f"Table scorer on http://{args.host}:{args.port}/  (database: {app.config['DATABASE_URL'].split('@')[-1]})",
           flush=True)
-    # Large photos: let waitress buffer as much as Flask accepts before refusing.
-    serve(app, host=args.host, port=args.port, threads=args.threads,
-          max_request_body_size=int(app.config["MAX_CONTENT_LENGTH"]) + 1024 * 1024)
+    make_server(app, args.host, args.port, args.threads).run()
 
 
 if __name__ == "__main__":

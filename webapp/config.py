@@ -10,6 +10,9 @@ from flask import Flask
 DEFAULTS: dict[str, object] = {
     # Phones send 12-megapixel JPEGs of 3-8 MB; 20 MB leaves room without inviting abuse.
     "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,
+    # Waitress closes a connection idle this long (a slow or stalled client holds no worker thread meanwhile:
+    # waitress buffers the whole request before the app sees it).
+    "CHANNEL_TIMEOUT_S": 60,
     # Device index or path/URL for the server-attached overhead webcam; "" turns the button off.
     "WEBCAM_DEVICE": "0",
     "MIGRATE_ON_START": True,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 from webapp.games import as_fraction, game_json, standings
@@ -17,6 +18,29 @@ BIGTWO_CSV_COLUMNS = ("round", "status", "player", "cards_left", "count", "went_
                       "points", "money", "total_points")
 
 
+# OWASP's CSV-injection rule: a cell a spreadsheet would run as a formula (it starts with = + - @, a tab or a
+# line break) gets a leading ' so it shows as the text it is. Plain numbers (our points and money) stay numbers.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """`value` as a CSV cell no spreadsheet will evaluate (OWASP CSV injection)."""
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS) or PLAIN_NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
+class _SafeWriter:
+    """csv.writer whose every row goes through spreadsheet_safe."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: list[Any] | tuple[Any, ...]) -> None:
+        self._writer.writerow([spreadsheet_safe(cell) for cell in row])
+
+
 def game_export(game: Game, rounds: list[Round]) -> dict[str, Any]:
     return {"game": game_json(game), "rounds": [round_json(r) for r in rounds],
             "standings": standings(game, rounds)}
@@ -25,7 +49,7 @@ def game_export(game: Game, rounds: list[Round]) -> dict[str, Any]:
 def game_csv(game: Game, rounds: list[Round]) -> str:
     """One line per player per round; the columns are the game's (CSV_COLUMNS or BIGTWO_CSV_COLUMNS)."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     writer.writerow(BIGTWO_CSV_COLUMNS if game.is_bigtwo else CSV_COLUMNS)
     totals = {name: as_fraction(0) for name in game.player_names}
     for rnd in rounds:

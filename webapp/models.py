@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, false, text
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint, false, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -183,3 +183,20 @@ class RoundEvent(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     round: Mapped[Round] = relationship(back_populates="events")
+
+
+class PinThrottle(Base):
+    """Wrong-PIN counts per game and per bucket (one client, or one network), shared by every app process.
+
+    Times are epoch seconds (time.time()), which compare the same way on SQLite and PostgreSQL."""
+
+    __tablename__ = "pin_throttle"
+    __table_args__ = (UniqueConstraint("game_id", "bucket", name="uq_pin_throttle_game_bucket"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    # "client:<hmac>" or "network:<hmac>": keyed hashes, so no address is stored as such.
+    bucket: Mapped[str] = mapped_column(String(80))
+    failures: Mapped[int] = mapped_column(default=0)
+    last_failure: Mapped[float] = mapped_column(Float, default=0.0)
+    locked_until: Mapped[float] = mapped_column(Float, default=0.0)

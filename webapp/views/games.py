@@ -1,12 +1,12 @@
-"""Game pages: the new-game form, the game's page (rounds, totals, chart), PIN, exports."""
+"""Game pages: the new-game form, the game's page (rounds, totals, chart), who this device is, PIN, exports."""
 from __future__ import annotations
 
 import json
 import secrets
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, session, url_for
 
-from webapp import access, rules
+from webapp import access, rounds as round_ops, rules
 from webapp.chart import standings_chart
 from webapp.db import get_session
 from webapp.export import game_csv, game_export
@@ -34,7 +34,7 @@ def new_game():  # type: ignore[no-untyped-def]
             else:
                 access.remember_game(game.token)
                 if settings.pin:
-                    access.unlock(game, settings.pin)
+                    access.remember_unlocked(game)
                 return redirect(url_for("games.show", token=game.token), 303)
     offered = {name: info for name, info in presets.items() if info["game"] == game}
     return render_template("new_game.html", presets=offered, game=game, games=GAME_TYPES, errors=errors,
@@ -80,7 +80,25 @@ def show(token: str):  # type: ignore[no-untyped-def]
         "game.html", game=game, rounds=rounds, standings=table,
         chart=standings_chart(table["players"], table["series"]),
         create_key=secrets.token_urlsafe(16), share_url=url_for("games.show", token=token, _external=True),
+        me=(session.get("me") or {}).get(token), game_etag=round_ops.game_etag(get_session(), game),
     )
+
+
+@bp.post("/g/<token>/me")
+def me(token: str):  # type: ignore[no-untyped-def]
+    """This device is one of the players (field `name`; blank: nobody): its changes are shown as theirs."""
+    game = access.game_or_404(token)
+    name = request.form.get("name", "").strip()
+    if name and name not in game.player_names:
+        abort(400, description=f"'{name}' is not a player in this game; choose one of {', '.join(game.player_names)}.")
+    chosen = dict(session.get("me") or {})
+    chosen.pop(token, None)
+    if name:
+        chosen[token] = name  # newest last; the cookie keeps the last few games only
+    session["me"] = dict(list(chosen.items())[-access.KNOWN_GAMES_LIMIT:])
+    if request.headers.get("X-Requested-With") == "fetch":
+        return jsonify(me=name or None)
+    return redirect(url_for("games.show", token=token), 303)
 
 
 @bp.get("/g/<token>/export.json")
