@@ -20,11 +20,12 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import bigtwo, cards
-from .errors import ScoringError
+from .errors import ScoringError, shown
 from .batch import settle_many
 from .fouls import foul_reason, legal_fix
 from .games import GAMES, DEFAULT_GAME, game_of
 from .hand_input import hand_to_json, parse_hand_input
+from .limits import check_document
 from .naturals import hand_features
 from .rules import describe_presets, resolve_rules
 from .settle import check_banker, check_players
@@ -45,8 +46,8 @@ def settle(round: dict, *, audit: bool = True) -> dict:  # noqa: A002 - the docu
 def list_presets(game: Optional[str] = None) -> dict:
     """Preset id -> game, title, source, description, options (default, help, choices), choices made
     (Chinese poker presets also list naturals and row-value tables).  ``game`` keeps one game's presets."""
-    if game is not None and game not in GAMES:
-        raise ScoringError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    if game is not None and (not isinstance(game, str) or game not in GAMES):
+        raise ScoringError(f"unknown game {shown(game)}; games: {', '.join(GAMES)}")
     listed: dict = {}
     if game in (None, DEFAULT_GAME):
         listed.update({preset_id: {"game": DEFAULT_GAME, **described}
@@ -63,6 +64,7 @@ def validate_settings(rules: Any, options: Any = None, players: Any = None, bank
     ``players`` is a list of names (or an object whose keys are the names); left out, only the
     rules and options are checked.  A Big Two preset id (bigtwo-*) checks a Big Two game (no banker).
     """
+    check_document([rules, options, players, banker, stakes], "the settings")
     if bigtwo.is_bigtwo_preset(rules):
         return bigtwo.validate_settings(rules, options, players, banker, stakes)
     resolved = resolve_rules(rules, options)
@@ -80,11 +82,13 @@ def validate_settings(rules: Any, options: Any = None, players: Any = None, bank
 
 def parse_hand(value: Any, player: str = "hand") -> dict:
     """One player's entry (any accepted form) in canonical form: rows and cards as codes like "TS"."""
+    check_document(value, "the hand")
     return hand_to_json(parse_hand_input(value, player))
 
 
 def detect_naturals(hand_cards: Any, rules: Any, options: Optional[dict] = None) -> list[dict]:
     """Naturals a 13-card hand makes under a preset, best first, each with an arrangement when it needs one."""
+    check_document([rules, options, hand_cards], "the hand and rules")
     resolved = resolve_rules(rules, options)
     hand = parse_hand_input(hand_cards, "hand")
     if hand.cards is None or len(hand.cards) != 13:

@@ -1,6 +1,8 @@
 """Command line: ``python -m scoring settle [FILE|-]`` and ``python -m scoring presets``.
 
-Errors print one line on stderr and exit with status 2.
+The error contract: any bad input (unreadable file, text that is not UTF-8 or not JSON, a document
+nested too deeply or too large, a number out of range, a round the rules refuse) prints one line,
+``error: <reason>``, on stderr and exits with status 2; a settlement prints JSON and exits with 0.
 """
 
 from __future__ import annotations
@@ -10,26 +12,32 @@ import sys
 from typing import Optional, Sequence, TextIO
 
 from . import ScoringError, list_presets, settle
+from .round_text import MAX_ROUND_TEXT, read_round_text
 
 USAGE = "usage: python -m scoring settle [FILE|-] | python -m scoring presets"
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write("error: " + " ".join(message.split()) + "\n")
+    line = "error: " + " ".join(message.split())
+    # Whatever the terminal's encoding, the line gets out (unprintable characters escaped).
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    sys.stderr.write(line.encode(encoding, "backslashreplace").decode(encoding) + "\n")
     return 2
 
 
 def _print_json(data: dict, out: TextIO) -> None:
-    out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    try:
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    except UnicodeEncodeError:   # a terminal that cannot show 葫蘆 gets the same JSON, escaped
+        out.write(json.dumps(data, ensure_ascii=True, indent=2) + "\n")
 
 
-def _read_round(source: str) -> object:
+def _read_text(source: str) -> str:
+    """The round's text, reading at most one character past the limit (read_round_text refuses it)."""
     if source == "-":
-        text = sys.stdin.read()
-    else:
-        with open(source, encoding="utf-8") as handle:
-            text = handle.read()
-    return json.loads(text)
+        return sys.stdin.read(MAX_ROUND_TEXT + 1)
+    with open(source, encoding="utf-8") as handle:
+        return handle.read(MAX_ROUND_TEXT + 1)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -46,20 +54,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _print_json(list_presets(), sys.stdout)
         return 0
     if command != "settle":
-        return _fail(f"unknown command {command!r}; {USAGE}")
+        return _fail(f"unknown command {ascii(command)}; {USAGE}")
     if len(rest) > 1:
         return _fail(f"settle takes one FILE (or - for stdin); {USAGE}")
     source = rest[0] if rest else "-"
+    shown_source = "the input" if source == "-" else source
     try:
-        round_ = _read_round(source)
+        text = _read_text(source)
     except OSError as err:
         return _fail(f"cannot read {source}: {err.strerror or err}")
     except UnicodeDecodeError:
-        return _fail(f"{source} is not UTF-8 text")
-    except json.JSONDecodeError as err:
-        return _fail(f"{source} is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}")
+        return _fail(f"{shown_source} is not UTF-8 text")
     try:
-        result = settle(round_)
+        result = settle(read_round_text(text, shown_source))
     except ScoringError as err:
         return _fail(str(err))
     _print_json(result, sys.stdout)

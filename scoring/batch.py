@@ -24,6 +24,7 @@ from .cards import SPELLINGS
 from .errors import ScoringError
 from .evaluate import CATEGORY_SHIFT, evaluate_five_batch, evaluate_three_batch
 from .games import GAMES, game_of
+from .limits import check_document
 from .player_state import FOULED, ROWS_PLAYED, naturals_found
 from .rules import Rules, resolve_rules
 from .settle import GAME, ROUND_KEYS, check_banker, check_players, settlement_numbers
@@ -76,6 +77,7 @@ def _screen(index: int, round_: Any) -> Optional[tuple[Rules, _Screened]]:
     if players.__class__ is not dict:
         return None
     try:
+        check_document(round_)
         rules = resolve_rules(round_["rules"], round_.get("options"))
         names = check_players(players)
         banker = check_banker(rules, round_.get("banker"), names)

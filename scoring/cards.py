@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import ScoringError
+from .errors import ScoringError, shown
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
@@ -53,7 +53,7 @@ def card_from_text(text: str) -> int:
     except (KeyError, TypeError):  # TypeError: an unhashable value such as a list
         pass
     if not isinstance(text, str):
-        raise ScoringError(f"a card must be text like 'AS' or '10♠', not {text!r}")
+        raise ScoringError(f"a card must be text like 'AS' or '10♠', not {shown(text)}")
     cleaned = text.strip().upper()
     for selector in _VARIATION_SELECTORS:
         cleaned = cleaned.replace(selector, "")
@@ -93,7 +93,7 @@ def split_card_text(text: str) -> list[str]:
 def cards_from_value(value: Any, error_prefix: str, shape_error: str) -> tuple[int, ...]:
     """Card ints from a text ('AS KS QS', '10s ♠A') or a list of card texts.
 
-    A value of another type raises ``ScoringError(f"{shape_error}, not {value!r}")``; a bad card raises
+    A value of another type raises ``ScoringError(f"{shape_error}, not {shown(value)}")``; a bad card raises
     ``ScoringError(f"{error_prefix}: <what is wrong>")``, so each caller's messages name its player and place.
     """
     if isinstance(value, str) and "," not in value:
@@ -103,7 +103,7 @@ def cards_from_value(value: Any, error_prefix: str, shape_error: str) -> tuple[i
             pass
     texts = split_card_text(value) if isinstance(value, str) else value
     if not isinstance(texts, (list, tuple)):
-        raise ScoringError(f"{shape_error}, not {value!r}")
+        raise ScoringError(f"{shape_error}, not {shown(value)}")
     try:
         return tuple(card_from_text(text) for text in texts)
     except ScoringError as err:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional, Union
 
 from .cards import CODES, SPELLINGS, cards_from_value
-from .errors import ScoringError
+from .errors import ScoringError, shown
 from .options import ROWS
 
 ROW_SIZES = (3, 5, 5)
@@ -72,14 +72,14 @@ def _rows_from_text(text: str, player: str) -> Optional[Rows]:
 def _from_dict(value: dict, player: str) -> HandInput:
     unknown = [key for key in value if key not in HAND_KEYS]
     if unknown:
-        raise ScoringError(f"{player}: unknown key {unknown[0]!r} in the hand; "
+        raise ScoringError(f"{player}: unknown key {shown(unknown[0])} in the hand; "
                            f"valid keys: {', '.join(HAND_KEYS)}")
     surrender = value.get("surrender", False)
     if not isinstance(surrender, bool):
-        raise ScoringError(f"{player}: surrender must be true or false, not {surrender!r}")
+        raise ScoringError(f"{player}: surrender must be true or false, not {shown(surrender)}")
     natural = value.get("natural")
     if natural is not None and not isinstance(natural, (bool, str)):
-        raise ScoringError(f"{player}: natural must be true, false or a natural's id, not {natural!r}")
+        raise ScoringError(f"{player}: natural must be true, false or a natural's id, not {shown(natural)}")
     given_rows = [row for row in ROWS if row in value]
     rows = None
     if given_rows:

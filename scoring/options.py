@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import ScoringError
+from .errors import ScoringError, shown
 from .evaluate import CATEGORIES, FRONT_CATEGORIES
-from .numbers import parse_positive, to_json
+from .numbers import MAX_WHOLE, parse_positive, parse_whole, to_json
 
 ROWS = ("front", "middle", "back")
 FRONT_CATEGORY_NAMES = tuple(CATEGORIES[c] for c in sorted(FRONT_CATEGORIES))
@@ -28,24 +28,21 @@ class OptionSpec:
 def _enum(*choices: str) -> Callable[[Any, str], str]:
     def check(value: Any, name: str) -> str:
         if value not in choices:
-            raise ScoringError(f"option {name} must be one of {', '.join(choices)}; got {value!r}")
+            raise ScoringError(f"option {name} must be one of {', '.join(choices)}; got {shown(value)}")
         return value
     return check
 
 
 def _bool(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise ScoringError(f"option {name} must be true or false; got {value!r}")
+        raise ScoringError(f"option {name} must be true or false; got {shown(value)}")
     return value
 
 
-def _int_at_least(minimum: int, maximum: int | None = None) -> Callable[[Any, str], int]:
+def _int_at_least(minimum: int, maximum: int = MAX_WHOLE) -> Callable[[Any, str], int]:
+    """A whole-number option from ``minimum`` to ``maximum`` (MAX_WHOLE unless the option says less)."""
     def check(value: Any, name: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum \
-                or (maximum is not None and value > maximum):
-            limit = f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
-            raise ScoringError(f"option {name} must be a whole number {limit}; got {value!r}")
-        return value
+        return parse_whole(value, f"option {name}", minimum, maximum)
     return check
 
 
@@ -58,7 +55,7 @@ def _suit_order(value: Any, name: str) -> str | None:
         return None
     if not isinstance(value, str) or sorted(value.upper()) != sorted("SHDC"):
         raise ScoringError(f"option {name} must be null (suits never break ties) or the four suits "
-                           f"best first, like \"SHDC\"; got {value!r}")
+                           f"best first, like \"SHDC\"; got {shown(value)}")
     return value.upper()
 
 
@@ -68,18 +65,18 @@ def _row_values(value: Any, name: str) -> Any:
         return value
     if not isinstance(value, dict):
         raise ScoringError(f"option {name} must be a table name or an object like "
-                           f"{{\"back\": {{\"quads\": 4}}}}; got {value!r}")
+                           f"{{\"back\": {{\"quads\": 4}}}}; got {shown(value)}")
     table: dict[str, dict[str, int]] = {}
     for row, per_category in value.items():
         if row not in ROWS:
-            raise ScoringError(f"option {name}: unknown row {row!r}; rows are {', '.join(ROWS)}")
+            raise ScoringError(f"option {name}: unknown row {shown(row)}; rows are {', '.join(ROWS)}")
         allowed = FRONT_CATEGORY_NAMES if row == "front" else CATEGORIES
         if not isinstance(per_category, dict):
             raise ScoringError(f"option {name}.{row} must be an object of hand -> points")
         table[row] = {}
         for category, points in per_category.items():
             if category not in allowed:
-                raise ScoringError(f"option {name}.{row}: unknown hand {category!r}; "
+                raise ScoringError(f"option {name}.{row}: unknown hand {shown(category)}; "
                                    f"valid: {', '.join(allowed)}")
             table[row][category] = _int_at_least(1)(points, f"{name}.{row}.{category}")
     return table
@@ -177,6 +174,6 @@ def check_options(options: Any, specs: dict[str, OptionSpec] | None = None, game
         spec = specs.get(name)
         if spec is None:
             where = f" for {game}" if game else ""
-            raise ScoringError(f"unknown option {name!r}{where}; valid options: {', '.join(specs)}")
+            raise ScoringError(f"unknown option {shown(name)}{where}; valid options: {', '.join(specs)}")
         checked[name] = spec.check(value, name)
     return checked

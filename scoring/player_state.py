@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .errors import ScoringError
+from .errors import ScoringError, shown
 from .evaluate import CATEGORIES, RANK_KEY, SUIT_BIT, ONE_SUIT
 from .hand_input import HandInput, Rows
 from .hand_names import describe_en, describe_zh
@@ -78,7 +78,7 @@ def _claim(hand: HandInput, found: list, rules: Rules, name: str):
                 return natural, result
         valid = [natural.id for natural in rules.naturals]
         if wanted not in valid:
-            raise ScoringError(f"{name}: {wanted!r} is not a natural of these rules; "
+            raise ScoringError(f"{name}: {shown(wanted)} is not a natural of these rules; "
                                f"naturals: {', '.join(valid) or 'none (naturals are off)'}")
         raise ScoringError(f"{name}: the hand is not {wanted}")
     if found:

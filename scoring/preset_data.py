@@ -7,7 +7,7 @@ import json
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping
 
-from .errors import ScoringError
+from .errors import ScoringError, shown
 
 
 def load_preset_files(package: str, check: Callable[[str, Any], None]) -> dict[str, dict]:
@@ -26,7 +26,7 @@ def require_known(preset_id: Any, known: Iterable[str], what: str) -> str:
     """``preset_id`` when it is one of ``known``; otherwise ScoringError "unknown <what> ..." listing them."""
     known = list(known)
     if not isinstance(preset_id, str) or preset_id not in known:
-        raise ScoringError(f"unknown {what} {preset_id!r}; presets: {', '.join(known)}")
+        raise ScoringError(f"unknown {what} {shown(preset_id)}; presets: {', '.join(known)}")
     return preset_id
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional
 
-from .errors import ScoringError
+from .errors import ScoringError, shown
 from .evaluate import CATEGORIES, five_card_tables, three_card_table
 from .hand_names import CATEGORY_NAMES_ZH
 from .naturals import TEST_PARAMETERS, TESTS, Check
@@ -96,7 +96,7 @@ def _check_preset_data(file_name: str, data: dict) -> None:
         test = natural.get("test", {})
         kind = test.get("kind")
         if kind not in TESTS:
-            fail(f"natural {natural.get('id')!r}: unknown test {kind!r}")
+            fail(f"natural {natural.get('id')!r}: unknown test {shown(kind)}")
         if set(test) - {"kind"} != TEST_PARAMETERS[kind]:
             fail(f"natural {natural['id']!r}: test {kind} takes {sorted(TEST_PARAMETERS[kind])}")
         if natural["id"] in seen or not isinstance(natural.get("points"), int):
@@ -114,7 +114,7 @@ def _row_value_table(preset: dict, chosen: Any) -> dict:
     tables = preset["row_value_tables"]
     if isinstance(chosen, str):
         if chosen not in tables:
-            raise ScoringError(f"option row_values: preset {preset['id']} has no table {chosen!r}; "
+            raise ScoringError(f"option row_values: preset {preset['id']} has no table {shown(chosen)}; "
                                f"tables: {', '.join(tables)}")
         return {row: dict(values) for row, values in tables[chosen].items()}
     table = {row: dict(values) for row, values in tables[preset["options"]["row_values"]].items()}
@@ -139,7 +139,7 @@ def _natural_rules(preset: dict, effective: dict) -> tuple[NaturalRule, ...]:
     known = [natural["id"] for natural in preset["naturals"]]
     for natural_id in overrides:
         if natural_id not in known:
-            raise ScoringError(f"option natural_points: preset {preset['id']} has no natural {natural_id!r}; "
+            raise ScoringError(f"option natural_points: preset {preset['id']} has no natural {shown(natural_id)}; "
                                f"naturals: {', '.join(known)}")
     if not effective["naturals"]:
         return ()

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from .audit import pair_rows, pair_steps, player_entry, row_entries
 from .cards import CODES
-from .errors import ScoringError
+from .errors import ScoringError, shown
 from .hand_input import parse_hand_input
 from .numbers import Exact, to_json
 from .pairs import PairResult, settle_pair
@@ -20,6 +20,7 @@ GAME = "chinese-poker"
 ROUND_KEYS = ("game", "rules", "options", "players", "banker", "stakes")
 _ROUND_KEY_SET = frozenset(ROUND_KEYS)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_NAME = 100   # characters of a player's name
 
 
 def check_players(players: Any) -> list[str]:
@@ -28,16 +29,17 @@ def check_players(players: Any) -> list[str]:
         names = list(players)
     elif isinstance(players, list):
         names = players
-        if len(set(map(str, names))) != len(names):
-            raise ScoringError("two players have the same name")
     else:
         raise ScoringError("players must be an object of name -> hand (or a list of names)")
-    for name in names:
-        if name.__class__ is not str or not name.strip():
-            raise ScoringError(f"a player's name must be non-empty text, not {name!r}")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise ScoringError(f"a round needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}")
-    return names
+        raise ScoringError(f"a round needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names):,}")
+    for name in names:
+        if name.__class__ is not str or not name.strip() or len(name) > MAX_NAME:
+            raise ScoringError(f"a player's name must be non-empty text of at most {MAX_NAME} characters, "
+                               f"not {shown(name)}")
+    if len(set(names)) != len(names):
+        raise ScoringError("two players have the same name")
+    return list(names)
 
 
 def check_banker(rules: Rules, banker: Any, names: list[str]) -> Optional[str]:
@@ -47,7 +49,7 @@ def check_banker(rules: Rules, banker: Any, names: list[str]) -> Optional[str]:
             raise ScoringError(f"rules {rules.preset} play against a banker: name the banker "
                                f"(one of {', '.join(names)})")
         if banker not in names:
-            raise ScoringError(f"the banker {banker!r} is not a player; players: {', '.join(names)}")
+            raise ScoringError(f"the banker {shown(banker)} is not a player; players: {', '.join(names)}")
         return banker
     if banker not in (None, ""):
         raise ScoringError(f"rules {rules.preset} compare every pair and have no banker "
@@ -130,7 +132,7 @@ def settle_round(round_: Any, audit: bool = True) -> dict:
         raise ScoringError("a round must be a JSON object with rules and players")
     if not _ROUND_KEY_SET.issuperset(round_):
         unknown = next(key for key in round_ if key not in _ROUND_KEY_SET)
-        raise ScoringError(f"unknown key {unknown!r} in the round; valid keys: {', '.join(ROUND_KEYS)}")
+        raise ScoringError(f"unknown key {shown(unknown)} in the round; valid keys: {', '.join(ROUND_KEYS)}")
     if "rules" not in round_:
         raise ScoringError("the round names no rules (\"rules\": one of the presets)")
     rules = resolve_rules(round_["rules"], round_.get("options"))

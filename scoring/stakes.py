@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from .errors import ScoringError
+from .errors import ScoringError, shown
 from .numbers import Exact, parse_positive, to_json
 
 STAKE_KEYS = ("per_point", "pairs", "bets")
@@ -38,14 +38,14 @@ def parse_stakes(value: Any, players: Sequence[str], banker: Optional[str]) -> S
         raise ScoringError("stakes must be an object like {\"per_point\": 1}")
     unknown = [key for key in value if key not in STAKE_KEYS]
     if unknown:
-        raise ScoringError(f"unknown key {unknown[0]!r} in stakes; valid keys: {', '.join(STAKE_KEYS)}")
+        raise ScoringError(f"unknown key {shown(unknown[0])} in stakes; valid keys: {', '.join(STAKE_KEYS)}")
     per_point = parse_positive(value.get("per_point", 1), "stakes.per_point")
     by_pair: dict = {}
 
     def add(first: Any, second: Any, stake: Any, where: str) -> None:
         for name in (first, second):
             if name not in players:
-                raise ScoringError(f"{where}: {name!r} is not a player; players: {', '.join(players)}")
+                raise ScoringError(f"{where}: {shown(name)} is not a player; players: {', '.join(players)}")
         if first == second:
             raise ScoringError(f"{where}: a pair needs two different players")
         pair = frozenset((first, second))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ScoringError
+from ..limits import check_document
 from ..settle import check_players
 from ..stakes import parse_stakes
 from .hands import parse_left_hand
@@ -48,6 +49,7 @@ def check_instant_win(rules: Any, options: Any, player: str, cards: Any) -> dict
 
     Returns the settlement's "instant_win" object ({"player", "hand", "en", "zh", "multiplier"}); raises
     ScoringError with settling's own message (not a card, a card twice, no instant win these rules pay)."""
+    check_document([rules, options, player, cards], "the claim")
     resolved = resolve_rules(rules, options)
     kind, factor = check_instant_claim(resolved, player, parse_left_hand(cards, player).cards)
     return instant_json(player, kind, factor)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import CODES, cards_from_value
-from ..errors import ScoringError
+from ..errors import ScoringError, shown
 
 ENTRY_KEYS = ("cards", "instant_win")
 
@@ -43,10 +43,10 @@ def parse_left_hand(value: Any, player: str) -> LeftHand:
     if isinstance(value, dict):
         unknown = [key for key in value if key not in ENTRY_KEYS]
         if unknown:
-            raise ScoringError(f"{player}: unknown key {unknown[0]!r}; valid keys: {', '.join(ENTRY_KEYS)}")
+            raise ScoringError(f"{player}: unknown key {shown(unknown[0])}; valid keys: {', '.join(ENTRY_KEYS)}")
         instant = value.get("instant_win", False)
         if not isinstance(instant, bool):
-            raise ScoringError(f"{player}: instant_win must be true or false, not {instant!r}")
+            raise ScoringError(f"{player}: instant_win must be true or false, not {shown(instant)}")
         hand = LeftHand(_cards(value.get("cards"), player), instant)
     else:
         hand = LeftHand(_cards(value, player))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import RANKS, parse_card
-from ..errors import ScoringError
+from ..errors import ScoringError, shown
 # The option record and the simple checkers are the Chinese-poker engine's own: one definition.
 from ..options import OptionSpec, _bool, _enum, _int_at_least as _whole
 from ..options import check_options as check_option_values
@@ -24,7 +24,7 @@ MAX_HAND = 18   # a three-player deal of all 52 cards gives 17, 17 and 18 (seed 
 
 def _object(value: Any, name: str, example: str) -> dict:
     if not isinstance(value, dict):
-        raise ScoringError(f"option {name} must be an object like {example}; got {value!r}")
+        raise ScoringError(f"option {name} must be an object like {example}; got {shown(value)}")
     return value
 
 
@@ -35,7 +35,7 @@ def _card_values(value: Any, name: str) -> dict:
     for key, points in table.items():
         rank = "T" if str(key).upper() == "10" else str(key).upper()
         if rank not in RANK_KEYS or rank in checked:
-            raise ScoringError(f"option {name}: {key!r} is not a rank (or is given twice); "
+            raise ScoringError(f"option {name}: {shown(key)} is not a rank (or is given twice); "
                                f"ranks: {', '.join(RANK_KEYS)}")
         checked[rank] = _whole(0)(points, f"{name}.{key}")
     missing = [rank for rank in RANK_KEYS if rank not in checked]
@@ -67,7 +67,7 @@ def _count_multipliers(value: Any, name: str) -> dict:
         except (TypeError, ValueError):
             count = 0
         if count < 1 or count > MAX_HAND or str(count) != str(key).strip():
-            raise ScoringError(f"option {name}: {key!r} is not a card count from 1 to {MAX_HAND}")
+            raise ScoringError(f"option {name}: {shown(key)} is not a card count from 1 to {MAX_HAND}")
         checked[str(count)] = _whole(1)(factor, f"{name}.{key}")
     return dict(sorted(checked.items(), key=lambda item: int(item[0])))
 
@@ -78,14 +78,14 @@ def _instant_wins(value: Any, name: str) -> dict:
     checked = {}
     for hand, factor in table.items():
         if hand not in INSTANT_WINS:
-            raise ScoringError(f"option {name}: unknown instant win {hand!r}; known: {', '.join(INSTANT_WINS)}")
+            raise ScoringError(f"option {name}: unknown instant win {shown(hand)}; known: {', '.join(INSTANT_WINS)}")
         checked[hand] = None if factor is None else _whole(1)(factor, f"{name}.{hand}")
     return checked
 
 
 def _monster_hands(value: Any, name: str) -> list:
     if not isinstance(value, list) or any(hand not in MONSTER_HANDS for hand in value):
-        raise ScoringError(f"option {name} must be a list of {', '.join(MONSTER_HANDS)}; got {value!r}")
+        raise ScoringError(f"option {name} must be a list of {', '.join(MONSTER_HANDS)}; got {shown(value)}")
     return [hand for hand in MONSTER_HANDS if hand in value]
 
 
@@ -94,7 +94,7 @@ def _rank_points(value: Any, name: str) -> Any:
         return None
     if not isinstance(value, list) or not 2 <= len(value) <= 4:
         raise ScoringError(f"option {name} must be null (players − 1 down to 0) or a list of points, first "
-                           f"place first, one per player, like [3, 2, 1, 0]; got {value!r}")
+                           f"place first, one per player, like [3, 2, 1, 0]; got {shown(value)}")
     return [_whole(0)(points, f"{name}[{index}]") for index, points in enumerate(value, 1)]
 
 

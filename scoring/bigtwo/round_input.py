@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ..cards import CODES
-from ..errors import ScoringError
+from ..errors import ScoringError, shown
 from ..settle import check_players
 from .hands import LeftHand, check_unique_across, parse_left_hand
 from .instant import NAMES as INSTANT_NAMES
@@ -34,7 +34,7 @@ def check_round_keys(round_: Any) -> None:
         raise ScoringError("a round must be a JSON object with rules and players")
     unknown = [key for key in round_ if key not in ROUND_KEYS]
     if unknown:
-        raise ScoringError(f"unknown key {unknown[0]!r} in the Big Two round; valid keys: {', '.join(ROUND_KEYS)}")
+        raise ScoringError(f"unknown key {shown(unknown[0])} in the Big Two round; valid keys: {', '.join(ROUND_KEYS)}")
     if "rules" not in round_:
         raise ScoringError("the round names no rules (\"rules\": one of the Big Two presets)")
 
@@ -108,7 +108,7 @@ def _order(names: list[str], order: Any) -> list[str]:
         raise ScoringError(f"order must be the list of players, first place first, like {names!r}")
     for name in order:
         if name not in names:
-            raise ScoringError(f"order: {name!r} is not a player; players: {', '.join(names)}")
+            raise ScoringError(f"order: {shown(name)} is not a player; players: {', '.join(names)}")
     repeated = [name for name in names if order.count(name) > 1]
     if repeated:
         raise ScoringError(f"order: {repeated[0]} is placed twice")
@@ -151,14 +151,14 @@ def read_round(rules: BigTwoRules, round_: dict) -> BigTwoRound:
         winner = instant[0] if instant else _empty_handed_winner(names, hands)
     named_winner = round_.get("winner")
     if named_winner is not None and named_winner != winner:
-        raise ScoringError(f"the round names {named_winner!r} as the winner, but the cards say {winner} went out")
+        raise ScoringError(f"the round names {shown(named_winner)} as the winner, but the cards say {winner} went out")
     failed = round_.get("failed_to_block")
     if failed is not None:
         if not rules.options["block_rule"]:
             raise ScoringError(f"rules {rules.preset} have no 頂大/顧牌 rule (option block_rule); leave out "
                                f"failed_to_block")
         if failed not in names:
-            raise ScoringError(f"failed_to_block: {failed!r} is not a player; players: {', '.join(names)}")
+            raise ScoringError(f"failed_to_block: {shown(failed)} is not a player; players: {', '.join(names)}")
         if failed == winner:
             raise ScoringError(f"failed_to_block: {failed} won the hand; name the loser who did not block")
         if instant:
