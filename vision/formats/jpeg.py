@@ -19,6 +19,7 @@ SEQUENTIAL_HUFFMAN = {0xC0, 0xC1}  # baseline and extended sequential
 PROGRESSIVE_HUFFMAN = 0xC2
 LOSSLESS_OR_HIERARCHICAL = {0xC3, 0xC5, 0xC6, 0xC7}
 ARITHMETIC = {0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF, 0xCC}  # arithmetic-coded frames, and DAC (their conditioning)
+FRAMES_AND_CONDITIONING = {*SEQUENTIAL_HUFFMAN, PROGRESSIVE_HUFFMAN, *LOSSLESS_OR_HIERARCHICAL, *ARITHMETIC}
 TABLES_AND_MISC = {0xC4, 0xDB, 0xDD, 0xDC, 0xFE, *range(0xE0, 0xF0)}  # DHT, DQT, DRI, DNL, COM, APPn
 SOI, EOI, SOS = 0xD8, 0xD9, 0xDA
 # Progressive files have ~10 scans; thousands of tiny ones make libjpeg work for seconds on a small file.
@@ -53,14 +54,14 @@ def read_jpeg(data: bytes) -> ImageHeader:
             raise CorruptImage("the JPEG photo is truncated or damaged (a segment runs past the end of the file)")
         segment = data[pos + 4:pos + 2 + length]
         pos += 2 + length
-        if marker in ARITHMETIC:
-            raise UnsupportedImage("arithmetic-coded JPEGs are not supported; save the photo as an ordinary "
-                                   "(Huffman-coded) JPEG")
-        if marker in LOSSLESS_OR_HIERARCHICAL:
-            raise UnsupportedImage("lossless and hierarchical JPEGs are not supported; send a camera's JPEG")
-        if marker in SEQUENTIAL_HUFFMAN or marker == PROGRESSIVE_HUFFMAN:
-            if frame is not None:
-                raise CorruptImage("the JPEG photo is damaged (two frame headers)")
+        if marker in FRAMES_AND_CONDITIONING:
+            if frame is not None:  # after a Huffman-coded frame, any frame header is damage, not another coding
+                raise CorruptImage("the JPEG photo is damaged (a second frame header)")
+            if marker in ARITHMETIC:
+                raise UnsupportedImage("arithmetic-coded JPEGs are not supported; save the photo as an ordinary "
+                                       "(Huffman-coded) JPEG")
+            if marker in LOSSLESS_OR_HIERARCHICAL:
+                raise UnsupportedImage("lossless and hierarchical JPEGs are not supported; send a camera's JPEG")
             frame = (marker, *_frame(segment))
         elif marker == SOS:
             if frame is None:
