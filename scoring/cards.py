@@ -60,7 +60,7 @@ def card_from_text(text: str) -> int:
     card = SPELLINGS.get(cleaned)
     if card is None:
         raise ScoringError(
-            f"'{text}' is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit "
+            f"{shown(text)} is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit "
             f"(S H D C or ♠ ♥ ♦ ♣), e.g. 'AS', '10♥'")
     return card
 

@@ -44,7 +44,7 @@ def _out_of_range(what: str, value: object) -> ScoringError:
 
 
 def _not_a_number(what: str, value: object) -> ScoringError:
-    return ScoringError(f"{what} must be a number like 2, 0.5 or \"1/3\", not {shown(value)}")
+    return ScoringError(f"{what} {shown(value)} is not a number: write it like 2, 0.5 or \"1/3\"")
 
 
 def _from_text(text: str, what: str, original: object) -> Fraction:

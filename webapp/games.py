@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -11,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 from werkzeug.security import generate_password_hash
 
+from scoring.errors import shown
 from webapp import rules
 from webapp.models import GAME_TYPES, Game, Player, Round
 
@@ -58,6 +58,8 @@ def parse_pair_stakes(text: str) -> tuple[list[dict[str, Any]], list[str]]:
 
 def _split_pair(pair: str, names: list[str]) -> list[str] | None:
     """'Mary-Jane-Bob' -> ['Mary-Jane', 'Bob'] by trying every '-' (names may contain one)."""
+    if len(pair) > 2 * MAX_NAME + 3:  # longer than two names and a dash: none; and no quadratic scan of it
+        return None
     for i, ch in enumerate(pair):
         if ch == "-":
             a, b = pair[:i].strip(), pair[i + 1:].strip()
@@ -116,9 +118,15 @@ def settings_from_json(data: Mapping[str, Any]) -> GameSettings:
     if not isinstance(options, dict):
         raise SettingsInvalid(["'options' must be a JSON object."])
     pair_stakes = _pair_stakes_from_json(data.get("pair_stakes") or [])
+    for key in ("title", "rules", "preset", "game", "banker", "pin"):
+        if not isinstance(data.get(key) or "", str):
+            raise SettingsInvalid([f"'{key}' must be text."])
+    stake = data.get("stake", "1")
+    if isinstance(stake, bool) or not isinstance(stake, (str, int, float)):
+        raise SettingsInvalid(["'stake' must be a number or a decimal text like \"0.5\"."])
     return GameSettings(
         title=str(data.get("title") or ""), players=[p.strip() for p in players], preset=str(data.get("rules") or data.get("preset") or ""),
-        options=options, game=str(data.get("game") or ""), stake=str(data.get("stake", "1")), pair_stakes=pair_stakes,
+        options=options, game=str(data.get("game") or ""), stake=str(stake), pair_stakes=pair_stakes,
         banker=data.get("banker") or None, rotate_banker=bool(data.get("rotate_banker", False)),
         pin=str(data.get("pin") or ""),
     )
@@ -137,11 +145,9 @@ def validate(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list
     if len(settings.title) > 100:
         errors.append("The game's name must be at most 100 characters.")
     errors += _check_game(settings, presets)
-    try:
-        if Decimal(settings.stake) <= 0:
-            errors.append("The stake per point must be more than 0.")
-    except InvalidOperation:
-        errors.append(f"The stake per point '{settings.stake}' is not a number.")
+    problem = rules.amount_problem(settings.stake, "the stake per point")
+    if problem:
+        errors.append(problem)
     resolved = []
     for entry in settings.pair_stakes:
         pair, amount = entry["pair"], entry["per_point"]
@@ -150,11 +156,9 @@ def validate(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list
             errors.append(f"Per-pair stake '{pair}' must name two different players of this game.")
         else:
             resolved.append({"players": players, "per_point": amount})
-        try:
-            if Decimal(amount) <= 0:
-                errors.append(f"Per-pair stake for {pair} must be more than 0.")
-        except InvalidOperation:
-            errors.append(f"Per-pair stake for {pair} ('{amount}') is not a number.")
+        problem = rules.amount_problem(amount, f"the per-pair stake for {shown(pair)}")
+        if problem:
+            errors.append(problem)
     if settings.pin and not (settings.pin.isdigit() and 4 <= len(settings.pin) <= 12):
         errors.append("The PIN must be 4 to 12 digits.")
     banker_mode = presets.get(settings.preset, {}).get("banker", False)

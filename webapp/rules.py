@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import json
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import scoring
 from scoring.bigtwo.instant import NAMES as INSTANT_NAMES
+from scoring.numbers import parse_exact, parse_positive, to_json
 
 ScoringError = scoring.ScoringError
 ROWS = ("front", "middle", "back")
+MAX_OPTION_TEXT = 2_000   # characters of an option typed on the form (a card-values table is about 100)
 CHINESE_POKER, BIG_TWO = "chinese-poker", "bigtwo"  # scoring's game names (webapp.models uses the same)
 
 
@@ -61,6 +62,9 @@ def coerce_option(default: Any, raw: str | None) -> Any:
     if raw is None:
         return default
     raw = raw.strip()
+    if len(raw) > MAX_OPTION_TEXT:
+        return raw  # scoring refuses it with its own message, unread
+
     if isinstance(default, int):
         try:
             return int(raw)
@@ -76,7 +80,7 @@ def coerce_option(default: Any, raw: str | None) -> Any:
     if raw[:1] in "{[" or raw in ("null", "true", "false") or (default is None and _looks_numeric(raw)):
         try:
             return json.loads(raw)  # tables and lists are typed as JSON on the form
-        except ValueError:
+        except (ValueError, RecursionError):
             return raw
     return raw
 
@@ -108,12 +112,23 @@ def stakes_json(stake: str, pair_stakes: list[dict[str, Any]]) -> dict[str, Any]
 
 
 def _number(text: str) -> int | str:
-    """Exact: whole stakes as ints, others as decimal text (scoring reads "0.5" exactly)."""
+    """Exact, read by scoring's one number parser (bounded before any arithmetic): whole stakes as ints,
+    others as fraction text ("0.5" -> "1/2"); text scoring refuses is passed on for scoring to name."""
     try:
-        value = Decimal(text)
-    except InvalidOperation:
+        return to_json(parse_exact(text, "the stake"))
+    except ScoringError:
         return text
-    return int(value) if value == value.to_integral_value() else str(value)
+
+
+def amount_problem(text: str, what: str) -> str | None:
+    """Why ``text`` is not an amount a game can settle with (scoring's range: more than 0, below 10**12,
+    at most 6 decimals), as one sentence naming ``what``; None when it is fine."""
+    try:
+        parse_positive(text, what)
+    except ScoringError as err:
+        message = str(err)
+        return message[:1].upper() + message[1:] + "."
+    return None
 
 
 def round_json(preset: str, options: dict[str, Any], hands: list[dict[str, Any]], banker: str | None,
