@@ -334,7 +334,7 @@ function initPicker() {
       $all(".fix.selected").forEach(function (b) { b.classList.remove("selected"); });
       fix.classList.add("selected");
       picker.target = fix;
-      openPicker("correct", (fix.dataset.code ? fix.textContent.replace("?", "").trim() : "＋") + " →");
+      openPicker("correct", (fix.dataset.code ? cardFace(fix.dataset.code) : "＋") + " →");
     }
   });
   $all(".picker:not(.likely) .card").forEach(function (button) {
@@ -412,6 +412,7 @@ function regionBusy(region) {
   if (typed && typed.value !== typed.defaultValue) return true;
   return false;
 }
+function withoutTags(html) { return html.replace(/name="if_match" value="[^"]*"/g, ""); }
 function initLive() {
   var body = document.body, url = body.dataset.liveUrl, page = body.dataset.pageUrl;
   if (!url || !page || !window.fetch || !window.DOMParser) return;
@@ -432,7 +433,18 @@ function initLive() {
     $all("[data-live]").forEach(function (region) {
       var fresh = doc.getElementById(region.id);
       if (!fresh || fresh.innerHTML === served[region.id]) { delete live.pending[region.id]; return; }
-      if (regionBusy(region)) { live.pending[region.id] = true; return; }
+      if (regionBusy(region)) {
+        // Only the version in its forms changed: what the person is looking at is current, so their next
+        // change is made against the newest version (no needless 412); otherwise it waits until they leave.
+        if (withoutTags(fresh.innerHTML) === withoutTags(served[region.id])) {
+          $all("input[name=if_match]", region).forEach(function (input) { input.value = newTag || input.value; });
+          served[region.id] = fresh.innerHTML;
+          delete live.pending[region.id];
+        } else {
+          live.pending[region.id] = true;
+        }
+        return;
+      }
       delete live.pending[region.id];
       replace(region, fresh);
       swapped = true;
