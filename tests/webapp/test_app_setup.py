@@ -88,7 +88,7 @@ def test_upgrade_from_0001_keeps_existing_games_as_chinese_poker(app_config):
     from alembic.migration import MigrationContext
 
     from webapp.db import make_engine, migration_config, run_migrations
-    from webapp_testkit import ANN, BOB, csrf_token, enter_rows
+    from webapp_testkit import ANN, BOB, csrf_token, enter_rows, round_etag
 
     engine = make_engine(normalise_database_url(app_config["DATABASE_URL"]))
     run_migrations(engine, "0001")
@@ -121,7 +121,8 @@ def test_upgrade_from_0001_keeps_existing_games_as_chinese_poker(app_config):
         assert "Chinese poker" in client.get(f"/g/{token}").get_data(as_text=True)
         assert enter_rows(client, token, 1, 0, ANN).status_code == 303
         assert enter_rows(client, token, 1, 1, BOB).status_code == 303
-        client.post(f"/g/{token}/r/1/settle", data={"csrf_token": csrf_token(client)})
+        client.post(f"/g/{token}/r/1/settle", data={"if_match": round_etag(client, token, 1),
+                                                    "csrf_token": csrf_token(client)})
         assert client.get(f"/api/games/{token}/rounds/1").get_json()["status"] == "settled"
     finally:
         get_engine(upgraded).dispose()

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from webapp.db import get_session
 from webapp.models import Game
 
-from webapp_testkit import create_game, csrf_token, enter_rows, new_round
+from webapp_testkit import create_game, csrf_token, enter_rows, new_round, round_etag
 
 ROOT = Path(__file__).resolve().parents[2]
 # Cards left: Bob 3 (×1), Cy 8 (雙炒 ×2 under bigtwo-hk).
@@ -42,7 +42,8 @@ def _mark_out(client, token: str, number: int, seat: int, value: str = "1"):
 
 
 def _settle(client, token: str, number: int):
-    return client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    return client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                              "csrf_token": csrf_token(client)})
 
 
 def _textarea(html: str) -> str:
@@ -154,7 +155,7 @@ def test_cards_for_the_player_who_went_out_are_refused_and_kept(client):
     assert "Ann went out (the winner holds no cards)" in htmllib.unescape(html) and _textarea(html) == "AS AH"
     assert _round_json(client, token, number)["hands"][0] == {
         "player": "Ann", "state": "out", "cards": [], "instant_win": False, "source": None, "photo": None,
-        "warnings": []}
+        "warnings": [], "missing": []}
 
 
 def test_the_same_card_for_two_players_blocks_settling(client):

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from webapp.db import get_session
 from webapp.models import Round, RoundEvent
 
-from webapp_testkit import ANN, BOB, CY, create_game, csrf_token, enter_rows, new_round
+from webapp_testkit import ANN, BOB, CY, create_game, csrf_token, enter_rows, new_round, round_etag
 
 
 def _events(app, kind: str) -> list[RoundEvent]:
@@ -42,7 +42,8 @@ def test_manual_entry_then_settle(client):
     assert enter_rows(client, token, number, 1, BOB).status_code == 303
     data = _round_json(client, token, number)
     assert data["ready"] is True
-    response = client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    response = client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                                  "csrf_token": csrf_token(client)})
     assert response.status_code == 303
     data = _round_json(client, token, number)
     assert data["status"] == "settled"
@@ -74,7 +75,8 @@ def test_same_card_for_two_players_blocks_settling(client):
     texts = [w["text"] for h in data["hands"] for w in h["warnings"]]
     assert any("2S was also read for Bob" in t for t in texts)
     assert any("2S was also read for Ann" in t for t in texts)
-    response = client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    response = client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                                  "csrf_token": csrf_token(client)})
     assert _round_json(client, token, number)["status"] == "open"
     assert "before settling" in client.get(response.headers["Location"]).get_data(as_text=True)
 
@@ -106,7 +108,8 @@ def test_double_submitted_settle_settles_once(client, app):
     enter_rows(client, token, number, 1, BOB)
     token_value = csrf_token(client)
     for _ in range(3):
-        client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": token_value})
+        client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                           "csrf_token": token_value})
     assert len(_events(app, "settle")) == 1
     data = client.get(f"/api/games/{token}").get_json()
     assert len(data["rounds"]) == 1 and data["rounds"][0]["status"] == "settled"
@@ -117,14 +120,16 @@ def test_reopen_correct_resettle_records_the_change(client, app):
     number = new_round(client, token)
     for seat, rows in enumerate((ANN, BOB, CY)):
         enter_rows(client, token, number, seat, rows)
-    client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                       "csrf_token": csrf_token(client)})
     before = _round_json(client, token, number)["settlement"]["net"]
     # Settled rounds refuse changes until re-opened.
     refused = enter_rows(client, token, number, 1, CY)
     assert refused.status_code == 409
     client.post(f"/g/{token}/r/{number}/reopen", data={"csrf_token": csrf_token(client)})
     client.post(f"/g/{token}/r/{number}/p/1/surrender", data={"csrf_token": csrf_token(client), "value": "1"})
-    client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                       "csrf_token": csrf_token(client)})
     data = _round_json(client, token, number)
     assert data["revision"] == 2 and data["hands"][1]["state"] == "surrender"
     assert data["settlement"]["net"] != before
@@ -140,7 +145,8 @@ def test_history_totals_chart_and_exports(client):
         number = new_round(client, token, key)
         enter_rows(client, token, number, 0, ANN)
         enter_rows(client, token, number, 1, BOB)
-        client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+        client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                           "csrf_token": csrf_token(client)})
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert 'id="standings-chart"' in page and page.count("<polyline") == 2
     exported = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
@@ -158,7 +164,8 @@ def test_settlement_shows_hand_names_in_english_and_both_chinese_scripts(client)
     number = new_round(client, token)
     enter_rows(client, token, number, 0, ANN)
     enter_rows(client, token, number, 1, BOB)
-    client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                       "csrf_token": csrf_token(client)})
     english = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
     assert "Full house" in english and "葫蘆" in english
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})
@@ -174,7 +181,8 @@ def test_stake_and_per_pair_stakes_reach_the_money(client):
     number = new_round(client, token)
     for seat, rows in enumerate((ANN, BOB, CY)):
         enter_rows(client, token, number, seat, rows)
-    client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    client.post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(client, token, number),
+                                                       "csrf_token": csrf_token(client)})
     pairs = {tuple(p["players"]): p for p in _round_json(client, token, number)["settlement"]["pairs"]}
     ann_bob = pairs[("Ann", "Bob")]
     assert str(ann_bob["stake"]) == "2"
@@ -212,7 +220,8 @@ def test_two_settles_at_the_same_moment_record_one_settlement(app, client):
 
     def settle(i: int) -> None:
         barrier.wait()
-        codes.append(tabs[i].post(f"/g/{token}/r/{number}/settle", data={"csrf_token": tokens[i]}).status_code)
+        codes.append(tabs[i].post(f"/g/{token}/r/{number}/settle", data={"if_match": round_etag(tabs[i], token, number),
+                                                                         "csrf_token": tokens[i]}).status_code)
 
     threads = [threading.Thread(target=settle, args=(i,)) for i in range(2)]
     for t in threads:

@@ -92,3 +92,8 @@ def warnings_after_reading(client, monkeypatch, reading: dict) -> tuple[str, int
     token, number = hand_read_from_photo(client, monkeypatch, reading)
     warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
     return token, number, warnings
+
+
+def round_etag(client, token: str, number: int) -> str:
+    """The round's current ETag, as a live page's forms send it back (if_match)."""
+    return client.get(f"/api/games/{token}/rounds/{number}").headers["ETag"]

@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from webapp import rules
 from webapp.models import Game, Hand, Round
+from webapp.rounds import live
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import (changing_hand, locked_round, record_event, require_game, require_holding,
                                    require_open)
@@ -144,6 +145,7 @@ def set_round_details(session: Session, rnd: Round, order: list[str] | None = No
     if repeated:
         raise RoundError(f"{', '.join(repeated)} cannot take two places in the finishing order.")
     rnd = locked_round(session, rnd.id)
+    live.require_current(rnd)
     require_open(rnd)
     before = {"order": rnd.finish_order, "failed_to_block": rnd.failed_to_block}
     rnd.finish_order, rnd.failed_to_block = order or None, failed_to_block or None

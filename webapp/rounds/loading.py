@@ -1,5 +1,5 @@
 """Finding a round, locking it and its hands for a change, the checks a change makes first, and the
-RoundEvent every change leaves."""
+RoundEvent every change leaves (with the round's new version, who made it and the round as it now stands)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from webapp.models import Game, Hand, Round, RoundEvent
+from webapp.rounds import live, snapshots
 from webapp.rounds.errors import RoundError
 
 
@@ -55,8 +56,15 @@ def require_holding(hand: Hand) -> None:
                          f"winner before entering cards left.", 409)
 
 
-def record_event(session: Session, rnd: Round, kind: str, player: str | None = None, **detail: Any) -> None:
-    session.add(RoundEvent(round_id=rnd.id, kind=kind, player=player, detail=detail))
+def record_event(session: Session, rnd: Round, kind: str, player: str | None = None, **detail: Any) -> RoundEvent:
+    """Record a change (call with the round locked, after changing it): bumps the round's version (its ETag),
+    names the request's actor, and keeps the round as it now stands for undo."""
+    rnd.version = (rnd.version or 0) + 1
+    live.changed(rnd)
+    event = RoundEvent(round_id=rnd.id, kind=kind, player=player, actor=live.current_actor(),
+                       detail={**detail, "version": rnd.version, "state": snapshots.round_state(session, rnd)})
+    session.add(event)
+    return event
 
 
 @contextmanager
@@ -64,6 +72,7 @@ def changing_hand(session: Session, rnd: Round, player: str) -> Iterator[tuple[R
     """One change to a player's hand: the round locked and open, the hand locked; commits when the
     block ends without an error (the block records its event)."""
     rnd = locked_round(session, rnd.id)
+    live.require_current(rnd)
     require_open(rnd)
     hand = locked_hand(session, rnd, player)
     yield rnd, hand

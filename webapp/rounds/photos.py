@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from webapp import reader
 from webapp.models import Hand, Photo, Round, Upload
 from webapp.photos import PhotoStore, sniff_content_type
+from webapp.rounds import live
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import locked_hand, locked_round, record_event, require_holding, require_open
 from webapp.rounds.shape import ROWS
@@ -39,6 +40,9 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
     photo is stored only after the reader accepted it."""
     if player not in {h.player for h in rnd.hands}:
         raise RoundError(f"'{player}' is not a player in this game.", 404)
+    # If-Match is checked before the slow read, not after: four phones sending four hands at once from the same
+    # page must not refuse each other (each replaces only its own player's hand).
+    live.require_current(rnd)
     require_open(rnd)
     bigtwo = rnd.game.is_bigtwo
     if bigtwo:

@@ -84,3 +84,37 @@ def restate(text: str) -> tuple[str, dict[str, Any]] | None:
                 params["sharp"] = f"{BLURRED_BELOW:g}"
             return key, params
     return None
+
+
+# One left-out mark as the reader lists it: "JS? (0.41)"
+_MARK = re.compile(r"(?P<code>[2-9TJQKA][SHDC])\? \((?P<confidence>[\d.]+)\)")
+# Warnings about how the cards lay in the photo's rows: settled once the hand is a full 3/5/5 that a person has
+# changed since the reading (they looked at the rows).
+_ROW_LAYOUT = frozenset({"rows_unclear", "no_front_row", "front_unclear", "no_rows", "too_few_for_rows"})
+
+
+def still_holds(key: str, params: dict[str, Any], rows_now: dict[str, list[str]],
+                rows_read: dict[str, list[str]] | None, sizes: dict[str, int],
+                held: set[str]) -> dict[str, Any] | None:
+    """A restated reader warning's values while it still says something true of the hand as it is now (unsure
+    marks narrowed to those no hand of the round holds yet); None once a correction made it false.
+
+    `rows_now`: the hand's rows now; `rows_read`: as the reader laid them (None: unknown); `sizes`: each row's
+    size; `held`: every code any hand of the round holds."""
+    codes = [code for row in rows_now.values() for code in row]
+    full = all(len(rows_now.get(row, [])) == size for row, size in sizes.items())
+    changed = rows_read is not None and any(list(rows_now.get(row, [])) != list(rows_read.get(row) or [])
+                                            for row in sizes)
+    if key in _ROW_LAYOUT or key == "seen_twice_left_out":
+        return None if full and changed else params
+    if key == "unsure_marks":
+        marks = [found.group(0) for found in _MARK.finditer(str(params.get("marks", "")))
+                 if found["code"] not in held]
+        if full or not marks:
+            return None
+        return {**params, "marks": ", ".join(marks)}
+    if key == "seen_twice":
+        return params if codes.count(str(params.get("code"))) > 1 else None
+    if key == "no_card_read":
+        return None if codes else params
+    return params

@@ -7,8 +7,9 @@ from typing import Any
 
 from webapp import reader, rules
 from webapp.models import Game, Round
+from webapp.rounds.fouls import foul_of, fouls_refused
 from webapp.rounds.reader_notes import (READER_WARNING_TEXT, doubted_codes, rechecked_by_review, restate,
-                                        second_look_doubts)
+                                        second_look_doubts, still_holds)
 from webapp.rounds.shape import CARDS_LEFT, bigtwo_rules, layout
 
 
@@ -26,6 +27,7 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
         for row in sizes:
             for code in getattr(hand, row):
                 owners.setdefault(code, []).append(hand.player)
+    held = set(owners)
     for hand in rnd.hands:
         notes = out[hand.player]
         if hand.state == "empty":
@@ -69,7 +71,14 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
                 if rechecked_by_review(text):
                     continue  # counts, confidence and doubts are re-checked against the hand as it is now
                 restated = restate(text)
-                notes.append(_note("warn", restated[0], **restated[1]) if restated else {"level": "warn", "text": text})
+                if restated is None:
+                    notes.append({"level": "warn", "text": text})
+                    continue
+                # a reader warning that a correction since has made false is not shown any more
+                params = still_holds(restated[0], restated[1], {row: getattr(hand, row) for row in sizes},
+                                     summary.get("rows"), sizes, held)
+                if params is not None:
+                    notes.append(_note("warn", restated[0], **params))
         if hand.instant_win and not any(n["level"] == "error" for n in notes):
             refused = _instant_win_refused(game, hand.player, codes)
             if refused:
@@ -139,9 +148,45 @@ def _valid(code: str) -> bool:
         return False
 
 
-def ready_to_settle(rnd: Round) -> bool:
-    warnings = [*hand_warnings(rnd).values(), round_warnings(rnd)]
-    return all(not any(n["level"] == "error" for n in notes) for notes in warnings)
+def ready_to_settle(rnd: Round, warnings: dict[str, list[dict[str, Any]]] | None = None) -> bool:
+    return not settle_blockers(rnd, warnings)
+
+
+def missing_by_player(rnd: Round, warnings: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, list[str]]:
+    """Per player, one short line per thing the hand lacks before settling ("back row: 2 cards missing"); under
+    rules that refuse fouled hands (fujian's 相公), the foul too. Empty lists when the hand is ready."""
+    warnings = hand_warnings(rnd) if warnings is None else warnings
+    refused = fouls_refused(rnd.game)
+    out: dict[str, list[str]] = {}
+    for hand in rnd.hands:
+        lines = [_short(note) for note in warnings.get(hand.player, []) if note["level"] == "error"]
+        if refused and not lines:
+            foul = foul_of(rnd.game, hand)
+            if foul is not None:
+                lines.append(f"fouled: {foul['reason']}; rearrange it (the legal fix is one tap)")
+        out[hand.player] = lines
+    return out
+
+
+def settle_blockers(rnd: Round, warnings: dict[str, list[dict[str, Any]]] | None = None) -> list[str]:
+    """What stops settling, one line per player ("Ann: back row: 2 cards missing") and for the round."""
+    lines = [f"{player}: {'; '.join(missing)}" for player, missing in missing_by_player(rnd, warnings).items()
+             if missing]
+    return lines + [_short(note) for note in round_warnings(rnd) if note["level"] == "error"]
+
+
+_SHORT = {"no_cards": "no cards yet", "missing": "{row} row: {n} card{s} missing",
+          "extra": "{row} row: {n} card{s} too many", "not_card": "'{code}' is not a card",
+          "repeated": "{code} is in the hand {n} times", "shared": "{code} is also in {players}'s hand",
+          "no_cards_left": "no cards left yet", "no_instant_cards": "the 13 cards dealt (claims an instant win)"}
+
+
+def _short(note: dict[str, Any]) -> str:
+    """A review error as a short line for a list of what is missing."""
+    params = note.get("params") or {}
+    if note.get("key") in _SHORT:
+        return _SHORT[note["key"]].format(**params, s="" if params.get("n") == 1 else "s")
+    return note["text"].rstrip(".")
 
 
 def round_input(game: Game, rnd: Round) -> dict[str, Any]:

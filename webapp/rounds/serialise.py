@@ -1,11 +1,15 @@
-"""A round and its hands as JSON (the API and the JSON export): hands with their warnings, uploads,
-events, the settlement."""
+"""A round and its hands as JSON (the API and the JSON export): hands with their warnings, fouls, naturals and
+what each still lacks, uploads, events, the settlement; the live round's version, ETag, change lines and undo."""
 from __future__ import annotations
 
 from typing import Any
 
 from webapp.models import Game, Hand, Round
-from webapp.rounds.review import hand_warnings, ready_to_settle, round_warnings
+from webapp.rounds.changes import changes_since, recent_changes
+from webapp.rounds.fouls import foul_of, natural_of
+from webapp.rounds.live import etag
+from webapp.rounds.review import hand_warnings, missing_by_player, round_warnings, settle_blockers
+from webapp.rounds.undo import undo_preview
 
 
 def hand_json(hand: Hand, game: Game) -> dict[str, Any]:
@@ -14,20 +18,31 @@ def hand_json(hand: Hand, game: Game) -> dict[str, Any]:
         return {"player": hand.player, "state": hand.state, "cards": hand.cards, "instant_win": hand.instant_win,
                 "source": hand.source, "photo": photo}
     return {"player": hand.player, "state": hand.state, "front": hand.front, "middle": hand.middle,
-            "back": hand.back, "natural": hand.declared_natural, "source": hand.source, "photo": photo}
+            "back": hand.back, "natural": hand.declared_natural, "source": hand.source, "photo": photo,
+            "foul": foul_of(game, hand), "natural_detected": natural_of(game, hand)}
 
 
 def round_json(rnd: Round) -> dict[str, Any]:
     warnings = hand_warnings(rnd)
+    missing = missing_by_player(rnd, warnings)
     extra = {"finish_order": rnd.finish_order, "failed_to_block": rnd.failed_to_block} if rnd.game.is_bigtwo else {}
     return {
         "number": rnd.number, "status": rnd.status, "banker": rnd.banker, "revision": rnd.revision, **extra,
-        "hands": [hand_json(h, rnd.game) | {"warnings": warnings[h.player]} for h in rnd.hands],
-        "warnings": round_warnings(rnd), "ready": ready_to_settle(rnd), "settlement": rnd.settlement,
+        "version": rnd.version, "etag": etag(rnd),
+        "hands": [hand_json(h, rnd.game) | {"warnings": warnings[h.player], "missing": missing[h.player]}
+                  for h in rnd.hands],
+        "warnings": round_warnings(rnd), "ready": not settle_blockers(rnd, warnings), "settlement": rnd.settlement,
+        "changes": recent_changes(rnd), "undo": undo_preview(rnd),
         "uploads": [{"id": u.id, "player": u.player, "photo": u.photo_sha256, "source": u.source,
                      "created_at": u.created_at.isoformat()} for u in rnd.uploads],
-        "events": [{"kind": e.kind, "player": e.player, "detail": e.detail, "at": e.created_at.isoformat()}
+        "events": [{"kind": e.kind, "player": e.player, "actor": e.actor, "at": e.created_at.isoformat(),
+                    "detail": {k: v for k, v in (e.detail or {}).items() if k != "state"}}
                    for e in rnd.events],
         "created_at": rnd.created_at.isoformat(),
         "settled_at": rnd.settled_at.isoformat() if rnd.settled_at else None,
     }
+
+
+def stale_json(rnd: Round, seen_version: int, message: str) -> dict[str, Any]:
+    """The 412 answer to a change sent from an old version: what changed since, and the round as it is now."""
+    return {"error": message, "status": 412, "changes": changes_since(rnd, seen_version), "round": round_json(rnd)}

@@ -8,9 +8,10 @@ from sqlalchemy.orm import Session
 
 from webapp import rules
 from webapp.models import Game, Hand, Round
+from webapp.rounds import live
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import locked_round, record_event
-from webapp.rounds.review import ready_to_settle, round_input
+from webapp.rounds.review import round_input, settle_blockers
 
 NOT_READY = {
     "chinese-poker": "Every hand needs 13 valid cards (or a surrender) before settling.",
@@ -19,13 +20,15 @@ NOT_READY = {
 }
 
 
-def not_ready_message(game: Game, rnd: Round) -> str:
-    """Why a round cannot be settled yet; a pending instant-win claim is named, as the round page does."""
+def not_ready_message(game: Game, rnd: Round, blockers: list[str]) -> str:
+    """Why a round cannot be settled yet, per player ("Ann: back row: 2 cards missing; Bob: no cards yet"); a
+    pending instant-win claim is named first, as the round page does."""
     claimant = next((hand for hand in rnd.hands if hand.instant_win), None)
+    said = "; ".join(blockers)
     if claimant is not None:
         return (f"{claimant.player} claims an instant win: give the 13 cards dealt to {claimant.player} "
-                "and to every other player (or withdraw the claim) before settling.")
-    return NOT_READY[game.game_type]
+                f"and to every other player (or withdraw the claim) before settling. Still missing: {said}.")
+    return f"{NOT_READY[game.game_type]} Still missing: {said}."
 
 
 def settle(session: Session, game: Game, rnd: Round) -> tuple[Round, bool]:
@@ -35,10 +38,13 @@ def settle(session: Session, game: Game, rnd: Round) -> tuple[Round, bool]:
     if rnd.status == "settled":
         session.commit()
         return rnd, False
+    # Only what the settler has seen is settled: a page from before another phone's change gets 412.
+    live.require_current(rnd)
     # Re-read every hand inside the lock: another phone may have changed one a moment ago.
     session.scalars(select(Hand).where(Hand.round_id == rnd.id).execution_options(populate_existing=True)).all()
-    if not ready_to_settle(rnd):
-        raise RoundError(not_ready_message(game, rnd), 409)
+    blockers = settle_blockers(rnd)
+    if blockers:
+        raise RoundError(not_ready_message(game, rnd, blockers), 409)
     round_data = round_input(game, rnd)
     try:
         result = rules.settle(round_data)
@@ -59,6 +65,7 @@ def reopen(session: Session, rnd: Round) -> Round:
     if rnd.status != "settled":
         session.commit()
         return rnd
+    live.require_current(rnd)
     rnd.status = "open"
     record_event(session, rnd, "reopen", revision=rnd.revision, net=(rnd.settlement or {}).get("net"))
     session.commit()

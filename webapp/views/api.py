@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request, session, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, session, url_for
 from sqlalchemy import select
 
 from webapp import access, reader, rounds, rules
@@ -34,6 +34,26 @@ def _body() -> dict[str, Any]:
 def _round_error(err: rounds.RoundError | UploadRejected):  # type: ignore[no-untyped-def]
     get_session().rollback()
     return _error(str(err), err.status)
+
+
+@bp.errorhandler(rounds.StaleRound)
+def _stale(err: rounds.StaleRound):  # type: ignore[no-untyped-def]
+    """412: the If-Match named an older version; nothing changed. What changed since, and the round as it is."""
+    get_session().rollback()
+    get_session().expire_all()
+    rnd = get_session().get(Round, err.round_id)
+    response = jsonify(rounds.stale_json(rnd, err.seen_version, str(err)))
+    response.headers["ETag"] = rounds.etag(rnd)
+    return response, 412
+
+
+def _not_modified(tag: str) -> Response | None:
+    """304 with no body when If-None-Match names the current tag (a live page's poll), else None."""
+    if not rounds.if_none_match(request.headers.get("If-None-Match"), tag):
+        return None
+    response = Response(status=304)
+    response.headers["ETag"] = tag
+    return response
 
 
 @bp.errorhandler(WebcamUnavailable)
@@ -99,13 +119,19 @@ def new_game():  # type: ignore[no-untyped-def]
 @bp.get("/games/<token>")
 def get_game(token: str):  # type: ignore[no-untyped-def]
     game = access.api_game(token)
+    tag = rounds.game_etag(get_session(), game)
+    unchanged = _not_modified(tag)
+    if unchanged is not None:
+        return unchanged
     all_rounds = list(game.rounds)
-    return jsonify(game_json(game) | {
+    response = jsonify(game_json(game) | {
         "rounds": [{"number": r.number, "status": r.status, "banker": r.banker,
                     "net": (r.settlement or {}).get("net") if r.status == "settled" else None}
                    for r in all_rounds],
         "standings": standings(game, all_rounds),
     })
+    response.headers["ETag"] = tag
+    return response
 
 
 @bp.get("/games/<token>/export")
@@ -127,7 +153,9 @@ def _round(token: str, number: int) -> tuple[Game, Round]:
 def _round_body(token: str, number: int, status: int = 200):  # type: ignore[no-untyped-def]
     get_session().expire_all()
     _game, rnd = _round(token, number)
-    return jsonify(rounds.round_json(rnd)), status
+    response = jsonify(rounds.round_json(rnd))
+    response.headers["ETag"] = rounds.etag(rnd)
+    return response, status
 
 
 @bp.post("/games/<token>/rounds")
@@ -157,8 +185,15 @@ def new_round(token: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<token>/rounds/<int:number>")
 def get_round(token: str, number: int):  # type: ignore[no-untyped-def]
-    _game, rnd = _round(token, number)
-    return jsonify(rounds.round_json(rnd))
+    """The round with its ETag; If-None-Match with that tag answers 304 from the version column alone."""
+    game = access.api_game(token)
+    tag = rounds.current_etag(get_session(), game, number)
+    if tag is None:
+        abort(404, description=f"This game has no round {number}.")
+    unchanged = _not_modified(tag)
+    if unchanged is not None:
+        return unchanged
+    return _round_body(token, number)
 
 
 def _set_details(rnd: Round, data: dict[str, Any]) -> None:
@@ -265,6 +300,14 @@ def put_hand(token: str, number: int, player: str):  # type: ignore[no-untyped-d
     return _round_body(token, number)
 
 
+def _with_reading(token: str, number: int, reading: dict[str, Any]):  # type: ignore[no-untyped-def]
+    """201 with the reading and the round as it now is (and its ETag)."""
+    body, _ = _round_body(token, number)
+    response = jsonify(reading=reading, round=body.get_json())
+    response.headers["ETag"] = body.headers["ETag"]
+    return response, 201
+
+
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/photo")
 def post_photo(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
     upload = request.files.get("photo")  # parse the body before touching the database (no lock held)
@@ -275,8 +318,7 @@ def post_photo(token: str, number: int, player: str):  # type: ignore[no-untyped
     _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
                                       data, source="api", loose=loose,
                                       read_slots=int(current_app.config["READ_SLOTS"]))
-    body, _ = _round_body(token, number)
-    return jsonify(reading=reading, round=body.get_json()), 201
+    return _with_reading(token, number, reading)
 
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/webcam")
@@ -286,8 +328,7 @@ def post_webcam(token: str, number: int, player: str):  # type: ignore[no-untype
     data = capture_jpeg(str(current_app.config.get("WEBCAM_DEVICE", "")))
     _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
                                       data, source="webcam", read_slots=int(current_app.config["READ_SLOTS"]))
-    body, _ = _round_body(token, number)
-    return jsonify(reading=reading, round=body.get_json()), 201
+    return _with_reading(token, number, reading)
 
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/correct")
@@ -312,6 +353,56 @@ def post_swap(token: str, number: int, player: str):  # type: ignore[no-untyped-
     if not isinstance(rows, list) or len(rows) != 2:
         return _error("'rows' must name two rows, e.g. [\"front\", \"middle\"].", 400)
     rounds.swap_rows(get_session(), rnd, player, str(rows[0]), str(rows[1]))
+    return _round_body(token, number)
+
+
+def _place(value: Any, what: str, index_required: bool = True) -> tuple[str, int | None]:
+    """A card's place in a hand from a JSON body: {"row": "middle", "index": 2} (index optional in a move's "to")."""
+    if not isinstance(value, dict) or not isinstance(value.get("row"), str):
+        raise rounds.RoundError(f"'{what}' must be an object {{\"row\": \"middle\", \"index\": 2}}.")
+    index = value.get("index")
+    if index is None and not index_required:
+        return value["row"], None
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise rounds.RoundError(f"'{what}.index' must be the card's position in its row (0 first).")
+    return value["row"], index
+
+
+@bp.post("/games/<token>/rounds/<int:number>/hands/<player>/move")
+def post_move(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
+    """Move one card: {"from": {"row", "index"}, "to": {"row", "index"?}} (no "to" index: the row's end)."""
+    _game, rnd = _round(token, number)
+    body = _body()
+    from_row, from_index = _place(body.get("from"), "from")
+    to_row, to_index = _place(body.get("to"), "to", index_required=False)
+    rounds.move_card(get_session(), rnd, player, from_row, from_index or 0, to_row, to_index)
+    return _round_body(token, number)
+
+
+@bp.post("/games/<token>/rounds/<int:number>/hands/<player>/swap-cards")
+def post_swap_cards(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
+    """Swap two cards: {"a": {"row", "index"}, "b": {"row", "index"}}."""
+    _game, rnd = _round(token, number)
+    body = _body()
+    row_a, index_a = _place(body.get("a"), "a")
+    row_b, index_b = _place(body.get("b"), "b")
+    rounds.swap_cards(get_session(), rnd, player, row_a, index_a or 0, row_b, index_b or 0)
+    return _round_body(token, number)
+
+
+@bp.post("/games/<token>/rounds/<int:number>/hands/<player>/fix")
+def post_fix(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
+    """Rearrange a fouled hand as its legal fix (scoring's; worked out again here)."""
+    _game, rnd = _round(token, number)
+    rounds.apply_fix(get_session(), rnd, player)
+    return _round_body(token, number)
+
+
+@bp.post("/games/<token>/rounds/<int:number>/undo")
+def post_undo(token: str, number: int):  # type: ignore[no-untyped-def]
+    """Revert the last change in the round not yet undone (each undo walks one change further back)."""
+    _game, rnd = _round(token, number)
+    rounds.undo(get_session(), rnd)
     return _round_body(token, number)
 
 

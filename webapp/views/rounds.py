@@ -1,26 +1,97 @@
 """Round pages: each player's hand (photo, camera, webcam, manual, surrender, natural; Big Two: cards
-left, who went out, an instant-win claim), review, corrections, settlement, re-opening, and the stored photos."""
+left, who went out, an instant-win claim), review, corrections (move, swap, the legal fix, undo), settlement,
+re-opening, and the stored photos.
+
+Every change a form sends carries the version its page showed (hidden field if_match, or an If-Match header); one
+from an older version changes nothing and re-renders the page (412) with what changed since."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request,
-                   send_file, url_for)
+from flask import (Blueprint, abort, current_app, flash, g, jsonify, redirect, render_template, request,
+                   send_file, session, url_for)
 from sqlalchemy import select
 
 from webapp import access, reader, rounds
 from webapp.db import get_session
 from webapp.games import standings
 from webapp.models import Game, Round, Upload
+from webapp.rounds import live
 from webapp.photos import UploadRejected
 from webapp.settlement_view import settlement_view
 from webapp.webcam import WebcamUnavailable, capture_jpeg
+from webapp.webcam import available as webcam_available  # the button only for a camera that is there
 
 bp = Blueprint("rounds", __name__)
 
 
 def _wants_json() -> bool:
     return request.headers.get("X-Requested-With") == "fetch" or request.accept_mimetypes.best == "application/json"
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def device_name(token: str | None) -> str | None:
+    """The name this device chose on the game's page (POST /g/<token>/me), or None."""
+    return (session.get("me") or {}).get(token) if token else None
+
+
+@bp.before_app_request
+def _live_request() -> None:
+    """Who is acting (X-Actor, else the device's chosen name) and, for a change to a round, the version the
+    device saw (If-Match header, or a form's if_match field): the round operations read both."""
+    args = request.view_args or {}
+    tags = None
+    if request.method not in ("GET", "HEAD", "OPTIONS") and "number" in args:
+        sent = request.headers.get("If-Match")
+        if sent is None and request.mimetype in FORM_TYPES:
+            sent = request.form.get("if_match")
+        tags = live.parse_if_match(sent)
+    g.if_match = tags
+    g.live_token = live.begin(request.headers.get("X-Actor") or device_name(args.get("token")), tags)
+
+
+@bp.teardown_app_request
+def _live_request_end(_exc: BaseException | None) -> None:
+    token = g.pop("live_token", None)
+    if token is not None:
+        try:
+            live.end(token)
+        except ValueError:  # set in another context (a test client's nested request); nothing to undo
+            pass
+
+
+def seen_version() -> int:
+    """The newest version the request's If-Match named (0 when none)."""
+    versions = [v for v in (rounds.tag_version(t) for t in (g.get("if_match") or ())) if v is not None]
+    return max(versions, default=0)
+
+
+def live_context(rnd: Round, changed_since: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What the round and hand pages need for the live round: the ETag (the forms' if_match), per hand the foul
+    (reason and legal fix), the natural the cards make and what is missing, the change lines, undo's line, who
+    this device is, and after a 412 what changed since the page was loaded."""
+    game = rnd.game
+    return {"etag": rounds.etag(rnd), "changes": rounds.recent_changes(rnd), "undo": rounds.undo_preview(rnd),
+            "fouls": {h.player: rounds.foul_of(game, h) for h in rnd.hands},
+            "naturals": {h.player: rounds.natural_of(game, h) for h in rnd.hands},
+            "missing": rounds.missing_by_player(rnd), "me": device_name(game.token),
+            "changed_since": changed_since}
+
+
+def _stale_json(token: str, number: int, err: rounds.StaleRound):  # type: ignore[no-untyped-def]
+    get_session().rollback()
+    _game, rnd = _load(token, number)
+    response = jsonify(rounds.stale_json(rnd, err.seen_version, str(err)))
+    response.headers["ETag"] = rounds.etag(rnd)
+    return response, 412
+
+
+def _changed_since(token: str, number: int, err: rounds.StaleRound) -> list[dict[str, Any]]:
+    get_session().rollback()
+    _game, rnd = _load(token, number)
+    return rounds.changes_since(rnd, err.seen_version)
 
 
 def _load(token: str, number: int) -> tuple[Game, Round]:
@@ -46,7 +117,7 @@ def create(token: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/g/<token>/r/<int:number>")
 def show(token: str, number: int, error: str | None = None, form: Any = None,
-         status: int = 200):  # type: ignore[no-untyped-def]
+         status: int = 200, changed_since: list[dict[str, Any]] | None = None):  # type: ignore[no-untyped-def]
     game, rnd = _load(token, number)
     warnings = rounds.hand_warnings(rnd)
     # Running totals as they stood after this round.
@@ -55,12 +126,13 @@ def show(token: str, number: int, error: str | None = None, form: Any = None,
                            round_warnings=rounds.round_warnings(rnd), ready=rounds.ready_to_settle(rnd),
                            standings=table, settlement=settlement_view(rnd.settlement, game.player_names),
                            bigtwo=rounds.bigtwo_rules(game) if game.is_bigtwo else None,
-                           error=error, details=form), status
+                           error=error, details=form, **live_context(rnd, changed_since)), status
 
 
 @bp.get("/g/<token>/r/<int:number>/p/<int:seat>")
 def hand(token: str, number: int, seat: int, error: str | None = None, status: int = 200,
-         typed: str | None = None):  # type: ignore[no-untyped-def]
+         typed: str | None = None,
+         changed_since: list[dict[str, Any]] | None = None):  # type: ignore[no-untyped-def]
     """The player's hand; after a refused entry, `error` says why and `typed` keeps what was typed."""
     game, rnd = _load(token, number)
     player = _player(game, seat)
@@ -71,8 +143,9 @@ def hand(token: str, number: int, seat: int, error: str | None = None, status: i
     return render_template(
         "hand.html", game=game, rnd=rnd, hand=the_hand, seat=seat, summary=summary, warnings=warnings, low=low,
         suggestions=rounds.unsure_suggestions(rnd, player), alternatives=rounds.card_alternatives(rnd, player),
-        error=error, webcam=bool(str(current_app.config.get("WEBCAM_DEVICE", "")).strip()),
+        error=error, webcam=webcam_available(str(current_app.config.get("WEBCAM_DEVICE", ""))),
         layout=rounds.layout(game), typed=typed, bigtwo=rounds.bigtwo_rules(game) if game.is_bigtwo else None,
+        **live_context(rnd, changed_since),
     ), status
 
 
@@ -87,15 +160,53 @@ def _act(token: str, number: int, seat: int, action: Callable[[Game, Round, str]
         back = url_for("rounds.show", token=token, number=number)
     try:
         action(game, rnd, player)
+    except rounds.StaleRound as err:
+        if _wants_json():
+            return _stale_json(token, number, err)
+        return hand(token, number, seat, error=str(err), status=412, typed=typed,
+                    changed_since=_changed_since(token, number, err))
     except (rounds.RoundError, UploadRejected, WebcamUnavailable) as err:
         get_session().rollback()
         code = getattr(err, "status", 503 if isinstance(err, WebcamUnavailable) else 400)
         if _wants_json():
-            return jsonify(error=str(err)), code
+            return jsonify(error=str(err), status=code), code
         return hand(token, number, seat, error=str(err), status=code, typed=typed)
+    return _done(token, number, back)
+
+
+def _done(token: str, number: int, back: str):  # type: ignore[no-untyped-def]
+    """After a change: back to the page (303), or for fetch the page to go to and the round's new ETag."""
     if _wants_json():
-        return jsonify(redirect=back)
+        get_session().expire_all()
+        _game, rnd = _load(token, number)
+        response = jsonify(redirect=back, etag=rounds.etag(rnd), version=rnd.version)
+        response.headers["ETag"] = rounds.etag(rnd)
+        return response
     return redirect(back, 303)
+
+
+def _round_act(token: str, number: int, action: Callable[[Game, Round], Any], back: str | None = None,
+               flash_refusal: bool = False):  # type: ignore[no-untyped-def]
+    """Run one change to the round (settle, re-open, undo, details): a refusal re-renders the round page with
+    its status (412: with what changed since), or JSON for fetch; with `flash_refusal` a refusal other than 412
+    is shown on the round page after a redirect (settle's "still missing", as before)."""
+    game, rnd = _load(token, number)
+    try:
+        action(game, rnd)
+    except rounds.StaleRound as err:
+        if _wants_json():
+            return _stale_json(token, number, err)
+        return show(token, number, error=str(err), form=request.form, status=412,
+                    changed_since=_changed_since(token, number, err))
+    except rounds.RoundError as err:
+        get_session().rollback()
+        if _wants_json():
+            return jsonify(error=str(err), status=err.status), err.status
+        if flash_refusal:
+            flash(str(err), "error")
+            return redirect(url_for("rounds.show", token=token, number=number), 303)
+        return show(token, number, error=str(err), form=request.form, status=err.status)
+    return _done(token, number, back or url_for("rounds.show", token=token, number=number))
 
 
 def _store():  # type: ignore[no-untyped-def]
@@ -155,15 +266,11 @@ def instant(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
 @bp.post("/g/<token>/r/<int:number>/details")
 def details(token: str, number: int):  # type: ignore[no-untyped-def]
     """Big Two: the finishing order (place1, place2, …) and who failed to block (頂大)."""
-    game, rnd = _load(token, number)
-    order = [request.form.get(f"place{i}", "") for i in range(1, len(game.players) + 1)]
-    try:
+    def action(game: Game, rnd: Round) -> None:
+        order = [request.form.get(f"place{i}", "") for i in range(1, len(game.players) + 1)]
         rounds.set_round_details(get_session(), rnd, order if "place1" in request.form else rnd.finish_order,
                                  request.form.get("failed_to_block") or None)
-    except rounds.RoundError as err:
-        get_session().rollback()
-        return show(token, number, error=str(err), form=request.form, status=err.status)
-    return redirect(url_for("rounds.show", token=token, number=number), 303)
+    return _round_act(token, number, action)
 
 
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/surrender")
@@ -180,11 +287,15 @@ def natural(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     return _act(token, number, seat, action)
 
 
-def _index() -> int:
+def _index(field: str = "index", blank: bool = False) -> int | None:
+    """A card's 0-based position from the form; with `blank`, an empty field means None (the row's end)."""
+    value = request.form.get(field, "").strip()
+    if blank and not value:
+        return None
     try:
-        return int(request.form.get("index", ""))
+        return int(value)
     except ValueError:
-        raise rounds.RoundError("Which card? (index missing)") from None
+        raise rounds.RoundError(f"Which card? ('{field}' must be a card's position, 0 first)") from None
 
 
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/correct")
@@ -202,6 +313,31 @@ def remove(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     return _act(token, number, seat, action)
 
 
+@bp.post("/g/<token>/r/<int:number>/p/<int:seat>/move")
+def move(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
+    """Move one card (row, index) to (to_row, to_index; blank: the end of that row)."""
+    def action(_game: Game, rnd: Round, player: str) -> None:
+        rounds.move_card(get_session(), rnd, player, request.form.get("row", ""), _index(),
+                         request.form.get("to_row", ""), _index("to_index", blank=True))
+    return _act(token, number, seat, action)
+
+
+@bp.post("/g/<token>/r/<int:number>/p/<int:seat>/swapcards")
+def swapcards(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
+    def action(_game: Game, rnd: Round, player: str) -> None:
+        rounds.swap_cards(get_session(), rnd, player, request.form.get("row", ""), _index(),
+                          request.form.get("other_row", ""), _index("other_index"))
+    return _act(token, number, seat, action)
+
+
+@bp.post("/g/<token>/r/<int:number>/p/<int:seat>/fix")
+def fix(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
+    """Rearrange a fouled hand as its legal fix (worked out again on the server)."""
+    def action(_game: Game, rnd: Round, player: str) -> None:
+        rounds.apply_fix(get_session(), rnd, player)
+    return _act(token, number, seat, action)
+
+
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/swap")
 def swap(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
@@ -212,20 +348,31 @@ def swap(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/g/<token>/r/<int:number>/settle")
 def settle(token: str, number: int):  # type: ignore[no-untyped-def]
-    game, rnd = _load(token, number)
-    try:
+    """Settle what the page showed: the form must say which version that was (if_match), so a page from before
+    another phone's change cannot settle hands its holder has not seen."""
+    if g.get("if_match") is None:
+        message = "Reload the round before settling: this form did not say which version of the round it showed."
+        if _wants_json():
+            return jsonify(error=message, status=428), 428
+        return show(token, number, error=message, status=428)
+
+    def action(game: Game, rnd: Round) -> None:
         rounds.settle(get_session(), game, rnd)
-    except rounds.RoundError as err:
-        get_session().rollback()
-        flash(str(err), "error")
-    return redirect(url_for("rounds.show", token=token, number=number), 303)
+    return _round_act(token, number, action, flash_refusal=True)
 
 
 @bp.post("/g/<token>/r/<int:number>/reopen")
 def reopen(token: str, number: int):  # type: ignore[no-untyped-def]
-    _game, rnd = _load(token, number)
-    rounds.reopen(get_session(), rnd)
-    return redirect(url_for("rounds.show", token=token, number=number), 303)
+    return _round_act(token, number, lambda _game, rnd: rounds.reopen(get_session(), rnd))
+
+
+@bp.post("/g/<token>/r/<int:number>/undo")
+def undo(token: str, number: int):  # type: ignore[no-untyped-def]
+    """Revert the last change in the round (from any phone); a form with a seat goes back to that hand."""
+    back = None
+    if request.form.get("seat", "").isdigit():
+        back = url_for("rounds.hand", token=token, number=number, seat=int(request.form["seat"]))
+    return _round_act(token, number, lambda _game, rnd: rounds.undo(get_session(), rnd), back)
 
 
 @bp.get("/g/<token>/photo/<sha>")
