@@ -97,6 +97,13 @@ def _ensure_rows(db: Session, game: Game, buckets: list[str]) -> None:
     db.execute(insert(PinThrottle).values(rows).on_conflict_do_nothing())
 
 
+def _pin_matches(pin_hash: str, pin: str) -> bool:
+    """The slow hash check (scrypt: ~0.1 s, 32 MB), run outside any transaction: on SQLite every transaction holds
+    the write lock (BEGIN IMMEDIATE), and other requests, /healthz included, would queue behind the hash."""
+    get_session().commit()  # nothing is pending yet: this ends the read that found the game
+    return check_password_hash(pin_hash, pin)
+
+
 def _check_pin(game: Game, pin: str) -> bool:
     """Whether `pin` is the game's PIN; raises TooManyPinTries while this client or network must wait.
 
@@ -113,7 +120,7 @@ def _check_pin(game: Game, pin: str) -> bool:
     if wait > 0:
         db.rollback()
         raise TooManyPinTries(math.ceil(wait))
-    if check_password_hash(pin_hash, pin):
+    if _pin_matches(pin_hash, pin):
         client = next(iter(buckets))
         db.execute(delete(PinThrottle).where(PinThrottle.game_id == game_id, PinThrottle.bucket == client))
         db.commit()
@@ -178,7 +185,7 @@ def api_game(token: str) -> Game:
         return game
     pin = request.headers.get(PIN_HEADER, "")
     if pin and is_unlocked(game):  # it already knows the PIN: no throttle to wait for, just a check
-        ok = check_password_hash(str(game.pin_hash), pin)
+        ok = _pin_matches(str(game.pin_hash), pin)
     else:
         try:
             ok = _check_pin(game, pin)
