@@ -1,6 +1,8 @@
 """The overhead webcam attached to the server: one JPEG shot through OpenCV's VideoCapture."""
 from __future__ import annotations
 
+import os
+import sys
 import threading
 
 import cv2
@@ -11,6 +13,30 @@ _lock = threading.Lock()  # one shot at a time: a camera cannot be opened twice
 
 class WebcamUnavailable(RuntimeError):
     """No camera configured, or it cannot be opened or read; `str(err)` is one line for a person."""
+
+
+def available(device: str) -> bool:
+    """Whether the page should offer the overhead-webcam button: a camera is configured and found. Cheap (asked on
+    every hand page): a device index is looked up under /dev on Linux (elsewhere it is opened once and the answer
+    kept), a path must exist, and a video URL only a shot can tell, so it is offered."""
+    device = str(device).strip()
+    if device == "" or device.lower() == "none":
+        return False
+    if device.isdigit():
+        if sys.platform.startswith("linux"):
+            return os.path.exists(f"/dev/video{device}")
+        if device not in _opened:
+            with _lock:
+                capture = cv2.VideoCapture(int(device))
+                _opened[device] = capture.isOpened()
+                capture.release()
+        return _opened[device]
+    if "://" in device:
+        return True
+    return os.path.exists(device)  # a device node or a video file
+
+
+_opened: dict[str, bool] = {}  # non-Linux: whether each device index opened
 
 
 def capture_jpeg(device: str, *, quality: int = 92) -> bytes:

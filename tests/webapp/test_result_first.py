@@ -1,4 +1,5 @@
-"""The page's own data: who pays whom in the fewest payments (exact), and the one "sure" flag per card."""
+"""The page's own data: who pays whom in the fewest payments (exact), the one "sure" flag per card, and whether the
+server-webcam button is offered."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -62,3 +63,15 @@ def test_one_sure_flag_per_card_from_the_reader_or_its_threshold():
              {"code": "KS", "confidence": 0.95, "sure": False}, {"code": "AS", "confidence": 0.4, "sure": True}]
     summary = reader.summarise({"cards": cards, "rows": None, "warnings": []})
     assert [c["sure"] for c in summary["cards"]] == [False, True, False, True]
+
+
+def test_the_webcam_button_needs_a_camera_configured_and_found(tmp_path):
+    from webapp import webcam
+
+    assert not webcam.available("")
+    assert not webcam.available("none")
+    assert not webcam.available(str(tmp_path / "video7"))  # configured, not plugged in
+    plugged = tmp_path / "video0"
+    plugged.write_bytes(b"")
+    assert webcam.available(str(plugged))
+    assert webcam.available("rtsp://camera.local/table")  # only a shot can tell: offered
