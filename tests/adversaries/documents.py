@@ -9,6 +9,9 @@ Mutations: wrong types anywhere, huge and odd numbers ("1e3000000", "1e-5000", "
 deep nesting, lone surrogates, huge texts, lists and objects, unknown and missing keys, repeated cards,
 repeated and odd player names, too many players.  About one document in ten stays valid, so the
 regression tests also see settlements (and check that they are zero-sum).
+
+Import it with the repository root before tests/ on sys.path (tests/scoring, a folder of tests, would
+otherwise shadow the scoring package this module asks for the presets).
 """
 
 from __future__ import annotations
