@@ -24,12 +24,18 @@ def shown(value: object) -> str:
         return repr(value)
     if isinstance(value, int):
         digits = value.bit_length() * 30103 // 100000 + 1   # about log10, without writing it out
-        return repr(value) if digits <= 20 else f"a {digits}-digit number"
+        return repr(value) if digits <= 20 else f"a number of about {digits:,} digits"
     if isinstance(value, str):
         # repr escapes the unprintable (a lone surrogate comes out as \ud800)
-        return repr(value) if len(value) <= _SHOWN_TEXT else repr(value[:_SHOWN_TEXT]) + f"… ({len(value):,} characters)"
+        if len(value) <= _SHOWN_TEXT:
+            return repr(value)
+        return repr(value[:_SHOWN_TEXT]) + f"… ({len(value):,} characters)"
     if isinstance(value, dict):
-        return f"an object of {len(value):,} keys" if value else "{}"
+        return f"an object of {_count(len(value), 'key')}" if value else "{}"
     if isinstance(value, (list, tuple)):
-        return f"a list of {len(value):,} items" if value else "[]"
+        return f"a list of {_count(len(value), 'item')}" if value else "[]"
     return f"a {type(value).__name__}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")

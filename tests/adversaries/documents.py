@@ -239,8 +239,8 @@ def _raw_text(rng: random.Random, document: dict) -> RawText:
         return RawText(text.replace('"rules"', f'"stakes": {{"per_point": {"9" * rng.choice((4_301, 50_000))}}}, '
                                                f'"rules"', 1))
     if kind == 2:
-        return RawText(text.replace('"rules"', f'"stakes": {{"per_point": {rng.choice(("NaN", "Infinity", "-Infinity"))}}}, '
-                                               f'"rules"', 1))
+        constant = rng.choice(("NaN", "Infinity", "-Infinity"))
+        return RawText(text.replace('"rules"', f'"stakes": {{"per_point": {constant}}}, "rules"', 1))
     if kind == 3:   # a key given twice: a second player of the same name
         players = document.get("players")
         if isinstance(players, dict) and players:
