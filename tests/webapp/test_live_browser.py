@@ -366,3 +366,40 @@ def test_unsure_is_one_colour_on_the_photo_and_in_the_list_and_labels_never_over
     assert a.locator("#overlay rect.box").first.get_attribute("class") == "box out"
     assert a.locator("#overlay-out .card.out").count() == 1
     shot(a, "13-card-left-out-dashed")
+
+
+def test_the_game_page_follows_the_table_and_a_card_in_two_hands_is_marked_on_both(live_server, phones):  # noqa: F811
+    """B starts a round: A's game page lists it within 2 s and says who banks next; a card typed into two hands is
+    marked on both, and the Settle button says, per player, what is missing (in Chinese too)."""
+    a, b = phones
+    a.goto(live_server + "/games/new")
+    for i, name in enumerate(("Ann", "Bob", "Cy"), start=1):
+        a.fill(f"input[name=player{i}]", name)
+    a.select_option("#preset", "hk")
+    a.check("input[name=rotate_banker]")
+    with a.expect_navigation():
+        a.click("#create-game")
+    game_url = a.url
+    assert "Ann" in a.inner_text("#banks-next")  # round 1: the first banker
+    b.goto(game_url)
+    with b.expect_navigation():
+        b.click("#new-round")
+    round_url = b.url
+    seconds = wait_until(a, lambda: a.locator("#game-rounds li").count() == 1)
+    print(f"\nnew round on phone B listed on phone A's game page after {seconds:.2f} s")
+    assert seconds < LIVE_WITHIN_S
+    assert "Bob" in a.inner_text("#banks-next")  # rotating: round 2 is Bob's to bank
+    shot(a, "14-game-page-live")
+
+    type_rows(b, f"{round_url}/p/0", ANN)
+    type_rows(b, f"{round_url}/p/1", BOB.replace("QS", "2S"))  # 2S is Ann's too
+    a.goto(round_url)
+    for seat in (0, 1):
+        assert a.locator(f"#hand-{seat} .card.dup").evaluate_all("els => els.map(e => e.title)") == ["2S"]
+    missing = a.inner_text("#settle-missing")
+    assert "Ann" in missing and "Bob" in missing and "Cy" in missing
+    assert a.locator("#settle").is_disabled()
+    with a.expect_navigation():
+        a.click("button[value=zh-Hant]")
+    assert "仍欠" in a.inner_text("#settle-missing") and "還沒有牌" in a.inner_text("#settle-missing")
+    shot(a, "15-round-duplicate-zh-hant")
