@@ -3,7 +3,7 @@ import os
 
 # OpenCV's own bound on the pixels one imdecode may allocate (default 2**30), read once when cv2 is first imported:
 # set here, before any vision module imports cv2, to vision.decode.MAX_PIXELS (a test keeps the two equal). The
-# header checks refuse larger images first; this is the floor under them.
+# header checks refuse larger images first; this is a backstop under them (docs/reader.md, hostile images).
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "50000000")
 
 from vision.errors import (CorruptImage, EmptyImage, ExtremeShape, ImageError, ImageTooLarge,  # noqa: E402

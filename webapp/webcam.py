@@ -5,7 +5,11 @@ import os
 import sys
 import threading
 
-import cv2
+# OpenCV reads its bound on the pixels one decode may allocate once, when it loads: the web app loads it here, before
+# the reader does, so the reader's bound (vision/__init__.py, docs/reader.md "hostile images") is set here too.
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "50000000")
+
+import cv2  # noqa: E402
 
 WARMUP_FRAMES = 5  # webcams need a few frames before exposure and focus settle
 _lock = threading.Lock()  # one shot at a time: a camera cannot be opened twice

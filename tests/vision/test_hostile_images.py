@@ -290,11 +290,13 @@ def test_cmyk_jpegs_decode_to_opencvs_colours():
     assert np.array_equal(decode_photo(data).image, theirs)
 
 
-def test_opencvs_own_pixel_bound_is_set_before_it_loads():
+@pytest.mark.parametrize("first_import", ["vision", "webapp.webcam"])  # the reader's, and the web app's first cv2
+def test_opencvs_own_pixel_bound_is_set_before_it_loads(first_import):
     # a PNG header claiming 7100 x 7100 (50.4 MP): OpenCV refuses it itself once vision has set its bound
     ihdr = png_chunk(b"IHDR", struct.pack(">IIBBBBB", 7100, 7100, 8, 0, 0, 0, 0))
     data = PNG_SIGNATURE + ihdr + png_chunk(b"IDAT", b"x") + png_chunk(b"IEND", b"")
-    script = (f"import vision, os, cv2, numpy as np; assert os.environ['OPENCV_IO_MAX_IMAGE_PIXELS'] == '{MAX_PIXELS}'\n"
+    script = (f"import {first_import}, os, cv2, numpy as np\n"
+              f"assert os.environ['OPENCV_IO_MAX_IMAGE_PIXELS'] == '{MAX_PIXELS}'\n"
               f"try:\n    cv2.imdecode(np.frombuffer({data!r}, np.uint8), cv2.IMREAD_COLOR)\n"
               "except cv2.error as err:\n    print('refused' if 'CV_IO_MAX_IMAGE_PIXELS' in str(err) else err)\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=60,
