@@ -1,6 +1,6 @@
-"""Bytes → BGR image, after checking the file's structure and header (size and shape limits, truncation; vision.imageheader)
-and with EXIF orientation applied, optionally decoded at 1/2, 1/4 or 1/8 size for speed and memory (JPEG: DCT scaling;
-PNG / WebP: OpenCV decodes whole and shrinks at once, so only the reduced copy is kept).
+"""Bytes → BGR image, after checking the file's structure and header (size and shape limits, truncation;
+vision.imageheader) and with EXIF orientation applied, optionally decoded at 1/2, 1/4 or 1/8 size for speed and
+memory (JPEG: DCT scaling; PNG / WebP: OpenCV decodes whole and shrinks at once, so only the reduced copy is kept).
 
 JPEGs are decoded by libjpeg-turbo through simplejpeg with strict=True, which turns libjpeg's corrupt-data warnings
 (damaged entropy-coded data, which OpenCV decodes into grey or smeared blocks without a word) into errors; its pixels

@@ -372,7 +372,8 @@ def _odd_pixel_images(bases: Bases) -> list[bytes]:
     return [
         encoded(".jpg", grey), simplejpeg.encode_jpeg(np.ascontiguousarray(cmyk), colorspace="CMYK"),
         encoded(".jpg", picture, [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444]),
-        encoded(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 1]), encoded(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 100]),
+        encoded(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 1]),
+        encoded(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 100]),
         bases.jpegs[0] + b"\x00\x00\x00\x18ftypmp42" + b"\x00" * 500,  # a motion photo's video after the image
         jpeg_with_segment(bases.jpegs[0], 0xFE, b"a comment"),
         bases.jpegs[0][:2] + b"\xff\xff\xff" + bases.jpegs[0][2:],  # fill bytes before a marker
