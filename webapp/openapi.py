@@ -31,10 +31,12 @@ IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
                    "schema": {"type": "string", "minLength": 1, "maxLength": 64},
                    "description": "The same key returns the same round instead of a second one."}
 PHOTO_BODY = {"required": True, "content": {"multipart/form-data": {"schema": {
-    "type": "object", "required": ["photo"],
+    "type": "object", "required": ["photo"], "x-error": "Send the photo as the multipart field 'photo'.",
     "properties": {"photo": {"type": "string", "format": "binary", "description": "JPEG, PNG or WebP"},
-                   "mode": {"type": "string", "enum": ["loose"],
-                            "description": "Loose cards, no rows (Big Two games always read loose)"}}}}}}
+                   "mode": {"type": "string", "enum": ["", "strict", "loose"],
+                            "x-error": "mode must be 'loose' (or left out).",
+                            "description": "loose: loose cards, no rows (Big Two games always read loose); "
+                                           "strict or left out: three rows"}}}}}}
 ROUND = {"$ref": "#/components/schemas/Round"}
 GAME_PARAMS = [TOKEN, PIN]
 ROUND_PARAMS = [TOKEN, NUMBER, PIN]

@@ -1,9 +1,9 @@
-"""Every API request body is checked against the schema /api/openapi.json publishes for its operation.
+"""Every API request is checked against the schemas /api/openapi.json publishes for its operation.
 
-One before-request hook finds the operation (the Flask rule, written as an OpenAPI path, and the method) and,
-when the operation takes a JSON body, requires JSON (Content-Type and syntax) and validates it with
-`jsonschema` against the published schema, answering 400 with one line naming the first problem. Views may
-then trust the body's shape; their own checks of meaning (cards, players, rules) stay where they are.
+One before-request hook finds the operation (the Flask rule, written as an OpenAPI path, and the method) and
+validates its path, header and query parameters, its multipart form fields and, when it takes a JSON body, the
+body (JSON Content-Type and syntax required) with `jsonschema`, answering 400 with one line naming the first
+problem. Views may then trust the input's shape; their own checks of meaning (cards, players, rules) stay.
 
 JSON bodies are small (a round's hands are about 1 KB), so they are capped at MAX_JSON_BYTES and
 MAX_JSON_DEPTH levels of nesting: parsing, validating and walking them stays a matter of milliseconds.
@@ -95,6 +95,8 @@ class _Operation:
         json_body = body.get("content", {}).get("application/json")
         self.body_required = bool(body.get("required"))
         self.body = validator(json_body["schema"]) if json_body else None
+        form = body.get("content", {}).get("multipart/form-data")
+        self.form = validator(form["schema"]) if form else None
 
 
 @lru_cache(maxsize=None)
@@ -148,6 +150,10 @@ def validate_request():  # type: ignore[no-untyped-def]
         refused = _refusal(validator, value, f"{name}")
         if refused is not None:
             return refused
+    if operation.form is not None:
+        # The form's text fields as they are, each uploaded file as "" (its bytes are the view's to judge).
+        fields = {**request.form.to_dict(), **{name: "" for name in request.files}}
+        return _refusal(operation.form, fields, "form")
     if operation.body is None:
         return None
     request.max_content_length = MAX_JSON_BYTES

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..cards import CODES, cards_from_value
 from ..errors import ScoringError, shown
+from ..limits import check_document
 
 ENTRY_KEYS = ("cards", "instant_win")
 
@@ -40,6 +41,7 @@ def _cards(value: Any, player: str) -> tuple[int, ...]:
 
 def parse_left_hand(value: Any, player: str) -> LeftHand:
     """Parse one player's entry; ScoringError naming ``player`` for anything that is not cards."""
+    check_document(value, f"{player}'s cards")   # the web app's form sends one field straight here
     if isinstance(value, dict):
         unknown = [key for key in value if key not in ENTRY_KEYS]
         if unknown:
