@@ -12,7 +12,7 @@ from adversaries.documents import as_text, fuzzed_round_documents
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import update
-from webapp_testkit import ANN, BOB
+from webapp_testkit import ANN, BOB, browser_defaults, csrf_token
 
 from webapp.db import get_session
 from webapp.models import Game
@@ -117,3 +117,26 @@ def test_a_game_stored_with_a_huge_stake_gets_a_4xx_when_it_settles(app, client)
     assert time.perf_counter() - started < GUARD_SECONDS
     assert 400 <= response.status_code < 500, response.get_data(as_text=True)[:500]
     assert "below 1,000,000,000,000" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("options, says", [
+    ({"scoop_multiplier": 10 ** 30}, "at most 1,000,000"),
+    ({"surrender": True, "surrender_cost": "1e3000000"}, "at most 6 decimals"),
+    ({"natural_points": {"six-pairs": 10 ** 7}}, "at most 1,000,000"),
+])
+def test_numeric_options_out_of_range_are_refused(client, options, says):
+    started = time.perf_counter()
+    response = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": "2-4", "options": options})
+    assert time.perf_counter() - started < GUARD_SECONDS
+    assert response.status_code == 400 and says in response.get_json()["error"], response.get_json()
+
+
+def test_the_new_game_form_refuses_huge_numbers(client, app):
+    form = {"csrf_token": csrf_token(client, "/games/new"), "preset": "2-4", "player1": "A", "player2": "B",
+            "stake": "1e3000000", "opt-2-4-majority_bonus": "9" * 3_000, **browser_defaults("2-4")}
+    started = time.perf_counter()
+    response = client.post("/games/new", data=form)
+    assert time.perf_counter() - started < GUARD_SECONDS
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "at most 6 decimals" in html
+    assert client.get("/api/games").get_json()["games"] == []
