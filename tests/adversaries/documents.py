@@ -10,8 +10,8 @@ deep nesting, lone surrogates, huge texts, lists and objects, unknown and missin
 repeated and odd player names, too many players.  About one document in ten stays valid, so the
 regression tests also see settlements (and check that they are zero-sum).
 
-Import it with the repository root before tests/ on sys.path (tests/scoring, a folder of tests, would
-otherwise shadow the scoring package this module asks for the presets).
+Import it with the repository root on sys.path as well as tests/ (without it, tests/scoring, a folder
+of tests, would stand in for the scoring package this module asks for the presets).
 """
 
 from __future__ import annotations
