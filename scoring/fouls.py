@@ -22,6 +22,7 @@ import numpy as np
 from .cards import CODES
 from .errors import ScoringError
 from .hand_input import Rows, parse_hand_input
+from .limits import check_document
 from .options import ROWS
 from .player_state import player_state
 from .row_odds import ODDS_SCALE, win_odds
@@ -39,6 +40,7 @@ def foul_reason(rows: Any, rules: Any, options: Optional[dict] = None) -> Option
     and one the engine settles as a natural (報到).  Under ``foul = reject`` (fujian) the reason is the
     one the refusal names.  ``rows`` is any hand entry ``scoring.parse_hand`` accepts.
     """
+    check_document([rows, rules, options], "the hand and rules")
     resolved = resolve_rules(rules, options)
     hand = parse_hand_input(rows, "hand")
     if resolved.foul_rejected:   # the same check, reporting instead of refusing
@@ -55,6 +57,7 @@ def legal_fix(rows: Any, rules: Any, options: Optional[dict] = None) -> dict[str
     plays as a natural may still get a fix (foul_reason says None for it).  ScoringError for a hand
     that is not 13 distinct cards laid 3 / 5 / 5.
     """
+    check_document([rows, rules, options], "the hand and rules")
     resolved = resolve_rules(rules, options)
     hand = parse_hand_input(rows, "hand")
     if hand.rows is None:
