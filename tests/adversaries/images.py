@@ -287,23 +287,23 @@ def header_bomb(rng, bases, k):
 
 def chunk_length_bomb(rng, bases, k):
     """A chunk or segment claiming far more bytes than the file holds, or far too many of them."""
-    variant = k % 8
+    variant = k % 9
     if variant == 0:  # issue 64's 56-byte PNG: a tEXt chunk claiming 2 GB
         ihdr = png_chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0))
         return PNG_SIGNATURE + ihdr + struct.pack(">I", 0x7FFFFFFF) + b"tEXtabc" + png_chunk(b"IEND", b"")
     if variant == 1:  # any chunk of a real PNG, before its image data, claiming a huge length
-        png = bases.pngs[(k // 8) % len(bases.pngs)]
-        kind = [b"tEXt", b"zTXt", b"iCCP", b"eXIf", b"ruSt", b"IDAT"][(k // 8) % 6]
-        length = [0x7FFFFFFF, 0xFFFFFFFF, 0x10000000, len(png)][(k // 24) % 4]
+        png = bases.pngs[(k // 9) % len(bases.pngs)]
+        kind = [b"tEXt", b"zTXt", b"iCCP", b"eXIf", b"ruSt", b"IDAT"][(k // 9) % 6]
+        length = [0x7FFFFFFF, 0xFFFFFFFF, 0x10000000, len(png)][(k // 27) % 4]
         return png[:33] + png_chunk(kind, b"x" * 16, length=length) + png[33:]
     if variant == 2:  # a JPEG segment claiming 64 KB in a smaller file
         jpeg = bases.jpegs[0][:int(rng.integers(30, 200))]
-        marker = [0xE0, 0xE1, 0xFE, 0xDB, 0xC4][(k // 8) % 5]
+        marker = [0xE0, 0xE1, 0xFE, 0xDB, 0xC4][(k // 9) % 5]
         return jpeg[:2] + bytes([0xFF, marker, 0xFF, 0xFF]) + jpeg[2:] + b"\xff\xd9"
     if variant == 3:  # a WebP whose RIFF size or chunk size runs past the file
-        webp = bytearray(bases.webps[(k // 8) % len(bases.webps)])
-        field = 4 if (k // 8) % 2 == 0 else 16
-        webp[field:field + 4] = struct.pack("<I", [0xFFFFFFFF, 0x7FFFFFF0, len(webp) * 4][(k // 16) % 3])
+        webp = bytearray(bases.webps[(k // 9) % len(bases.webps)])
+        field = 4 if (k // 9) % 2 == 0 else 16
+        webp[field:field + 4] = struct.pack("<I", [0xFFFFFFFF, 0x7FFFFFF0, len(webp) * 4][(k // 18) % 3])
         return bytes(webp)
     if variant == 4:  # a VP8 frame whose first partition claims more than its chunk
         webp = bytearray(bases.webps[0])
@@ -318,8 +318,10 @@ def chunk_length_bomb(rng, bases, k):
         sos = jpeg.find(b"\xff\xda")
         scan = jpeg[sos:scan_data_start(jpeg)] + b"\x00" * 4
         return jpeg[:sos] + scan * 300 + b"\xff\xd9"
+    if variant == 7:  # 5,000 empty comment segments: a walk of the markers costs per segment
+        return bases.jpegs[0][:2] + b"\xff\xfe\x00\x02" * 5000 + bases.jpegs[0][2:]
     # a PNG whose IEND is missing but whose last chunk claims the rest of a 2 GB file
-    png = bases.pngs[(k // 8) % len(bases.pngs)]
+    png = bases.pngs[(k // 9) % len(bases.pngs)]
     end = png.rfind(b"IEND") - 4
     return png[:end] + struct.pack(">I", 0x7FFFFFF0) + b"IDAT" + b"\x00" * 8
 

@@ -190,6 +190,21 @@ def test_every_png_chunk_is_checked_against_the_file_and_its_crc():
     assert read_header(png + b"after the end").width == 128  # bytes after IEND are not read by any decoder
 
 
+def test_the_structure_walks_are_bounded_in_steps():
+    bases = make_bases(np.random.default_rng(2))
+    jpeg, png = bases.jpegs[0], bases.pngs[0]
+    with pytest.raises(CorruptImage, match="more than 1000 segments"):
+        read_header(jpeg[:2] + b"\xff\xfe\x00\x02" * 5000 + jpeg[2:])
+    with pytest.raises(CorruptImage, match="more than 20000 chunks"):
+        read_header(png[:33] + png_chunk(b"tEXt", b"k\x00v") * 20_001 + png[33:])
+    sos = bases.jpegs[1].find(b"\xff\xda")
+    scan = bases.jpegs[1][sos:scan_data_start(bases.jpegs[1])] + b"\x00" * 4
+    with pytest.raises(CorruptImage, match="more than 100 scans"):
+        read_header(bases.jpegs[1][:sos] + scan * 101 + b"\xff\xd9")
+    # a million fill bytes before a marker are legal, and skipped in one step
+    assert decode_photo(jpeg[:2] + b"\xff" * 1_000_000 + jpeg[2:]).image.shape == (96, 128, 3)
+
+
 # --- issue 64, item 3: extreme aspect ratios escaped as cv2.error (500) or were called damaged ----------------
 
 @pytest.mark.parametrize("width, height", EXTREME_SHAPES[:5])

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 ORIENTATION_TAG = 0x0112
 TIFF_ENTRY_SIZE = 12
+MAX_TIFF_ENTRIES = 1000  # a photo's first directory has 10-60; 65,535 would cost the loop ~30 ms
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ def exif_orientation(tiff: bytes) -> int:
     try:
         (ifd_offset,) = struct.unpack_from(endian + "I", tiff, 4)
         (count,) = struct.unpack_from(endian + "H", tiff, ifd_offset)
-        count = min(count, (len(tiff) - ifd_offset - 2) // TIFF_ENTRY_SIZE)
+        count = min(count, (len(tiff) - ifd_offset - 2) // TIFF_ENTRY_SIZE, MAX_TIFF_ENTRIES)
         for i in range(count):
             tag, kind, _, value = struct.unpack_from(endian + "HHI4s", tiff, ifd_offset + 2 + TIFF_ENTRY_SIZE * i)
             if tag == ORIENTATION_TAG and kind == 3:  # SHORT
