@@ -12,6 +12,9 @@ Public API (see docs/architecture.md and docs/scoring-presets.md):
     foul_reason(rows, rules, options) -> str | None   why the engine treats a hand as fouled (擺烏龍/相公)
     legal_fix(rows, rules, options) -> dict   a legal arrangement of the same cards, fewest cards moved
     ScoringError                          every invalid input (a ValueError with a one-line message)
+                                          (every entry point first checks its input against scoring.limits
+                                          and reads numbers through scoring.numbers: docs/scoring-presets.md,
+                                          "Numbers and bad input")
     cards.parse_card(text) -> str         "10s" -> "TS"
 """
 
