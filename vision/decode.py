@@ -40,7 +40,8 @@ class DecodedPhoto:
 
 def check_limits(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = MAX_PIXELS,
                  max_single_scan_pixels: int = MAX_SINGLE_SCAN_JPEG_PIXELS) -> ImageHeader:
-    """Header of the photo, or a typed error when it is empty, not an image, truncated or too large."""
+    """Header of the photo, or a typed error when it is empty, not an image, damaged in its structure, too large or
+    too long and thin (ExtremeShape). No decoder has seen the bytes yet."""
     if len(data) > max_bytes:
         raise ImageTooLarge(f"the photo is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB")
     header = read_header(data)
