@@ -180,6 +180,9 @@ class RoundEvent(Base):
     # Who made the change (the name a device chose on the game page), for the live change line.
     actor: Mapped[str | None] = mapped_column(String(40), nullable=True)
     detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # The round as it stood after this change (hands, Big Two details): what undo puts back. Deferred: only undo
+    # reads it, so listing a round's history never loads it.
+    state: Mapped[dict[str, Any] | None] = mapped_column(nullable=True, deferred=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     round: Mapped[Round] = relationship(back_populates="events")

@@ -77,8 +77,10 @@ def describe(event: RoundEvent, by_id: dict[int, RoundEvent] | None = None) -> s
 
 
 def change_line(event: RoundEvent, by_id: dict[int, RoundEvent]) -> dict[str, Any]:
+    """One change as the round JSON lists it; "player" is whose hand it touched (None: the round as a whole), so
+    a page told 412 can see whether the change concerned the hand it was changing."""
     return {"text": describe(event, by_id), "by": event.actor or SOMEONE, "at": event.created_at.isoformat(),
-            "version": (event.detail or {}).get("version")}
+            "version": (event.detail or {}).get("version"), "player": event.player}
 
 
 def recent_changes(rnd: Round, limit: int = RECENT) -> list[dict[str, Any]]:

@@ -62,7 +62,7 @@ def record_event(session: Session, rnd: Round, kind: str, player: str | None = N
     rnd.version = (rnd.version or 0) + 1
     live.changed(rnd)
     event = RoundEvent(round_id=rnd.id, kind=kind, player=player, actor=live.current_actor(),
-                       detail={**detail, "version": rnd.version, "state": snapshots.round_state(session, rnd)})
+                       detail={**detail, "version": rnd.version}, state=snapshots.round_state(session, rnd))
     session.add(event)
     return event
 

@@ -36,8 +36,7 @@ def round_json(rnd: Round) -> dict[str, Any]:
         "uploads": [{"id": u.id, "player": u.player, "photo": u.photo_sha256, "source": u.source,
                      "created_at": u.created_at.isoformat()} for u in rnd.uploads],
         "events": [{"kind": e.kind, "player": e.player, "actor": e.actor, "at": e.created_at.isoformat(),
-                    "detail": {k: v for k, v in (e.detail or {}).items() if k != "state"}}
-                   for e in rnd.events],
+                    "detail": e.detail} for e in rnd.events],
         "created_at": rnd.created_at.isoformat(),
         "settled_at": rnd.settled_at.isoformat() if rnd.settled_at else None,
     }

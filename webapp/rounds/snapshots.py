@@ -1,5 +1,5 @@
-"""The round as it stands after each change, kept in that change's RoundEvent (detail["state"]): what undo puts
-back. A whole-round snapshot (four hands of 13 codes and the Big Two details: about a kilobyte) rather than a
+"""The round as it stands after each change, kept in that change's RoundEvent (its deferred `state` column): what
+undo puts back. A whole-round snapshot (four hands of 13 codes and the Big Two details: about a kilobyte) rather than a
 per-change inverse, so every change, present and future, is undoable the same way and undo is exact."""
 from __future__ import annotations
 

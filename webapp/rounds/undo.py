@@ -29,13 +29,19 @@ def undo_target(events: list[RoundEvent]) -> tuple[RoundEvent, RoundEvent | None
     return None
 
 
+def _has_state(event: RoundEvent) -> bool:
+    """Whether the event keeps the round after it; those recorded since migration 0004 do (and carry a version),
+    told without loading the deferred state."""
+    return "version" in (event.detail or {})
+
+
 def undo_preview(rnd: Round) -> dict[str, str] | None:
     """{"text": what undo would revert} for the round JSON, or None (nothing to undo, or the round is settled)."""
     if rnd.status != "open":
         return None
     events = list(rnd.events)
     found = undo_target(events)
-    if found is None or "state" not in (found[1].detail or {}):
+    if found is None or not _has_state(found[1]):
         return None
     return {"text": describe(found[0], {e.id: e for e in events})}
 
@@ -50,7 +56,7 @@ def undo(session: Session, rnd: Round) -> Round:
     if found is None:
         raise RoundError("Nothing to undo in this round.", 409)
     target, before = found
-    state = (before.detail or {}).get("state") if before is not None else None
+    state = before.state if _has_state(before) else None
     if state is None:
         raise RoundError("This change was made before undo existed; correct it by hand.", 409)
     restore(session, rnd, state)

@@ -193,7 +193,12 @@ def get_round(token: str, number: int):  # type: ignore[no-untyped-def]
     unchanged = _not_modified(tag)
     if unchanged is not None:
         return unchanged
-    return _round_body(token, number)
+    rnd = rounds.find_round(get_session(), game, number)
+    if rnd is None:
+        abort(404, description=f"This game has no round {number}.")
+    response = jsonify(rounds.round_json(rnd))
+    response.headers["ETag"] = rounds.etag(rnd)  # the tag of the body sent, should a change land in between
+    return response
 
 
 def _set_details(rnd: Round, data: dict[str, Any]) -> None:

@@ -68,7 +68,8 @@ def seen_version() -> int:
     return max(versions, default=0)
 
 
-def live_context(rnd: Round, changed_since: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def live_context(rnd: Round, changed_since: list[dict[str, Any]] | None = None,
+                 warnings: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, Any]:
     """What the round and hand pages need for the live round: the ETag (the forms' if_match), per hand the foul
     (reason and legal fix), the natural the cards make and what is missing, the change lines, undo's line, who
     this device is, and after a 412 what changed since the page was loaded."""
@@ -76,7 +77,7 @@ def live_context(rnd: Round, changed_since: list[dict[str, Any]] | None = None) 
     return {"etag": rounds.etag(rnd), "changes": rounds.recent_changes(rnd), "undo": rounds.undo_preview(rnd),
             "fouls": {h.player: rounds.foul_of(game, h) for h in rnd.hands},
             "naturals": {h.player: rounds.natural_of(game, h) for h in rnd.hands},
-            "missing": rounds.missing_by_player(rnd), "me": device_name(game.token),
+            "missing": rounds.missing_by_player(rnd, warnings), "me": device_name(game.token),
             "changed_since": changed_since}
 
 
@@ -123,10 +124,10 @@ def show(token: str, number: int, error: str | None = None, form: Any = None,
     # Running totals as they stood after this round.
     table = standings(game, [r for r in game.rounds if r.number <= rnd.number]) if rnd.status == "settled" else None
     return render_template("round.html", game=game, rnd=rnd, warnings=warnings,
-                           round_warnings=rounds.round_warnings(rnd), ready=rounds.ready_to_settle(rnd),
+                           round_warnings=rounds.round_warnings(rnd), ready=rounds.ready_to_settle(rnd, warnings),
                            standings=table, settlement=settlement_view(rnd.settlement, game.player_names),
                            bigtwo=rounds.bigtwo_rules(game) if game.is_bigtwo else None,
-                           error=error, details=form, **live_context(rnd, changed_since)), status
+                           error=error, details=form, **live_context(rnd, changed_since, warnings)), status
 
 
 @bp.get("/g/<token>/r/<int:number>/p/<int:seat>")
