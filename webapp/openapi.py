@@ -140,7 +140,8 @@ def _components() -> dict[str, Any]:
     return {"schemas": {
         "Change": {"type": "object", "required": ["text", "by", "at", "version"], "properties": {
             "text": {"type": "string", "description": "\"Bob moved 7♠ from Ann's middle to back\""},
-            "by": {"type": "string"}, "at": {"type": "string"}, "version": {"type": ["integer", "null"]}}},
+            "by": {"type": "string"}, "at": {"type": "string"}, "version": {"type": ["integer", "null"]},
+            "player": {"type": ["string", "null"], "description": "Whose hand it touched (null: the round)"}}},
         "Stale": {"type": "object", "required": ["error", "status", "changes", "round"], "properties": {
             "error": {"type": "string"}, "status": {"const": 412},
             "changes": {"type": "array", "items": {"$ref": "#/components/schemas/Change"},
