@@ -2,11 +2,12 @@
 one line and change nothing; deep or large JSON is refused, never a 500; 405 names the allowed methods."""
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 from jsonschema import Draft202012Validator
-from webapp_testkit import ANN
+from webapp_testkit import ANN, jpeg_bytes
 
 from webapp.validation import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth, openapi_path, parse_json
 
@@ -162,3 +163,24 @@ def test_every_published_schema_is_valid_json_schema(client):
 
 def test_openapi_paths_are_flask_rules_rewritten():
     assert openapi_path("/api/games/<token>/rounds/<int:number>") == "/api/games/{token}/rounds/{number}"
+
+
+@pytest.mark.parametrize("form, says", [
+    ({"photo": (io.BytesIO(b"x"), "a.jpg"), "mode": "wild"}, "mode must be 'loose'"),
+    ({"mode": "loose"}, "multipart field 'photo'"),
+])
+def test_photo_forms_follow_the_schema(client, form, says):
+    token = _game(client)
+    client.post(f"/api/games/{token}/rounds")
+    for path in ("/api/read", f"/api/games/{token}/rounds/1/hands/Ann/photo"):
+        sent = {k: (io.BytesIO(v[0].getvalue()), v[1]) if isinstance(v, tuple) else v for k, v in form.items()}
+        assert says in _one_line_400(client.post(path, data=sent, content_type="multipart/form-data"))
+    assert client.get(f"/api/games/{token}/rounds/1").get_json()["uploads"] == []
+
+
+def test_a_photo_in_strict_mode_is_accepted(client):
+    token = _game(client)
+    client.post(f"/api/games/{token}/rounds")
+    response = client.post(f"/api/games/{token}/rounds/1/hands/Ann/photo", content_type="multipart/form-data",
+                           data={"photo": (io.BytesIO(jpeg_bytes()), "a.jpg"), "mode": "strict"})
+    assert response.status_code == 201, response.get_json()

@@ -40,6 +40,7 @@ def test_a_strangers_wrong_pins_lock_only_the_stranger(app, client, clock):
     stranger = _device(app, "198.51.100.7")
     codes = [_unlock(stranger, token, f"{i:04d}").status_code for i in range(access.CLIENT_FREE_TRIES + 3)]
     assert codes[:access.CLIENT_FREE_TRIES] == [403] * access.CLIENT_FREE_TRIES and codes[-1] == 429
+    assert 0 < int(_unlock(stranger, token, "0000").headers["Retry-After"]) <= access.BACKOFF_MAX_S
     assert _unlock(stranger, token, PIN).status_code == 429  # the stranger gains nothing by guessing right now
     newcomer = _device(app, "203.0.113.9")  # a player arriving late, on another address
     assert _unlock(newcomer, token, PIN).status_code == 303

@@ -58,7 +58,7 @@ def _require_pin():  # type: ignore[no-untyped-def]
 @bp.route("/g/<token>/unlock", methods=["GET", "POST"])
 def unlock(token: str):  # type: ignore[no-untyped-def]
     game = access.game_or_404(token)
-    wrong, status, message = False, 200, None
+    wrong, status, message, headers = False, 200, None, {}
     if request.method == "POST":
         try:
             if access.unlock(game, request.form.get("pin", "")):
@@ -66,8 +66,8 @@ def unlock(token: str):  # type: ignore[no-untyped-def]
                 return redirect(url_for("games.show", token=token), 303)
             wrong, status = True, 403
         except access.TooManyPinTries as err:
-            status, message = 429, str(err)
-    return render_template("unlock.html", game=game, wrong=wrong, message=message), status
+            status, message, headers = 429, str(err), {"Retry-After": str(err.retry_after)}
+    return render_template("unlock.html", game=game, wrong=wrong, message=message), status, headers
 
 
 @bp.get("/g/<token>")
