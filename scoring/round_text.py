@@ -42,7 +42,7 @@ def read_round_text(text: str, source: str = "the round") -> Any:
         raise ScoringError(f"{source} is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") \
             from None
     except RecursionError:
-        raise ScoringError(f"{source} is not a round: nested too deeply") from None
+        raise ScoringError(f"{source} is nested far too deeply (a round needs 5 levels)") from None
     except ScoringError as err:
         raise ScoringError(f"{source} is not valid JSON: {err}") from None
     except ValueError:   # the only other ValueError: an int past Python's int-to-text digit limit
