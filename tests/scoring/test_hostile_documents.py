@@ -242,3 +242,15 @@ def test_messages_show_hostile_values_briefly():
     assert shown("\ud800") == "'\\ud800'"
     assert shown(_nested(10_000)) == "a list of 1 item" and shown({"a": 1, "b": 2}) == "an object of 2 keys"
     assert len(str(scoring.ScoringError("y" * 10_000))) == MAX_MESSAGE
+
+
+def test_the_command_line_refuses_a_huge_file_and_a_key_given_twice(tmp_path, capsys):
+    huge = tmp_path / "huge.json"
+    huge.write_text(json.dumps({**ROUND, "pad": "x" * 1_000_000}), encoding="utf-8")
+    assert main(["settle", str(huge)]) == 2
+    assert "a round is at most 1,000,000" in capsys.readouterr().err
+    twice = tmp_path / "twice.json"
+    hand = json.dumps(ROUND["players"]["Ivey"])
+    twice.write_text('{"rules": "2-4", "players": {"Ivey": ' + hand + ', "Ivey": ' + hand + "}}", encoding="utf-8")
+    assert main(["settle", str(twice)]) == 2
+    assert "the key 'Ivey' appears twice in one object" in capsys.readouterr().err
