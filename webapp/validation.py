@@ -43,10 +43,15 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON number")
+
+
 def parse_json(text: str | bytes) -> Any:
-    """Parse JSON, refusing nesting deeper than MAX_JSON_DEPTH with a ValueError (never RecursionError)."""
+    """Parse JSON, refusing nesting deeper than MAX_JSON_DEPTH and NaN/Infinity (Python's json takes them, JSON
+    does not) with a ValueError, never a RecursionError."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_not_json)
     except RecursionError:
         value = None
         too_deep = True

@@ -129,6 +129,9 @@ def test_json_depth_and_parse():
         parse_json(_nested(MAX_JSON_DEPTH + 1))
     with pytest.raises(ValueError):
         parse_json(_nested(100_000))
+    for constant in (b"NaN", b"-Infinity", b'{"stake": Infinity}'):
+        with pytest.raises(ValueError, match="not a JSON number"):
+            parse_json(constant)
 
 
 def test_a_large_json_body_is_refused_as_json(client):
