@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from test_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, live_server, review_rows  # noqa: F401 - fixture
-from webapp_testkit import ANN, BOB
+from webapp_testkit import ANN, BOB, CY
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
@@ -190,6 +190,18 @@ def test_two_phones_correct_the_same_hand_at_once_and_lose_nothing(live_server, 
     rows = round_json(a, live_server, a.url)["hands"][0]
     assert rows["front"][0] == "AC" and rows["back"][0] == "AD"
 
+    # Back online: a change made elsewhere in the round a moment ago does not refuse A's next correction (the
+    # page checks the round before sending and, its own hand unchanged, sends the newest version).
+    for phone in (a, b):
+        phone.unroute(re.compile(r".*/api/games/.*"))
+    a.goto(hand_url)
+    type_rows(b, hand_url[:-1] + "1", CY)  # Bob's rows: none of Ann's cards, so Ann's review does not change
+    a.click(".review .card.fix[data-row=middle][data-index='0']")
+    with a.expect_navigation():
+        a.click("#picker .card[data-code='2H']")
+    assert a.locator("#changed-since").count() == 0
+    assert round_json(a, live_server, a.url)["hands"][0]["middle"][0] == "2H"
+
 
 def test_a_foul_is_flagged_with_its_fix_and_fixed_in_one_tap(live_server, phones):  # noqa: F811
     a, _b = phones
@@ -290,7 +302,7 @@ def test_a_card_moves_in_two_taps_swaps_in_two_and_undo_restores_it(live_server,
     assert review_rows(a) == "8D 7H 9D / 3C 3D 8S JH KC / 4H 5H 6C 7C 2S"
 
 
-def test_a_surrendered_hand_shows_no_editor_and_typing_survives_a_live_update(live_server, phones):  # noqa: F811
+def test_a_surrendered_hand_shows_no_editor_typing_survives_a_live_update_and_hidden_tabs_rest(live_server, phones):  # noqa: F811
     a, b = phones
     game_url = new_game(a, live_server)
     a.goto(game_url)
@@ -314,9 +326,22 @@ def test_a_surrendered_hand_shows_no_editor_and_typing_survives_a_live_update(li
     with a.expect_navigation():
         a.click("#manual-save")
     assert review_rows(a) == BOB
+    wait_until(b, lambda: "Bob" in b.inner_text("#change-line"))  # B's page has heard of A's rows
     with b.expect_navigation():
         b.click("#surrender")  # undo the surrender
-    assert b.locator(".review").count() == 0 or b.locator("#surrendered").count() == 0
+    assert b.locator("#surrendered").count() == 0
+
+    # A hidden tab (phone in a pocket, another app in front) asks nothing; shown again, it asks at once.
+    polls = []
+    a.on("request", lambda request: polls.append(request.url) if "/api/games/" in request.url else None)
+    a.evaluate("() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+               " document.dispatchEvent(new Event('visibilitychange')); }")
+    a.wait_for_timeout(2500)
+    assert polls == []
+    a.evaluate("() => { Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+               " document.dispatchEvent(new Event('visibilitychange')); }")
+    a.wait_for_timeout(300)
+    assert len(polls) >= 1
 
 
 def test_unsure_is_one_colour_on_the_photo_and_in_the_list_and_labels_never_overlap(live_server, phones,  # noqa: F811

@@ -87,13 +87,28 @@ function initUploads() {
   });
   document.addEventListener("submit", function (e) {
     var form = e.target;
-    if (form.hasAttribute("data-progress")) showProgress(document.body.dataset.reading, null);
     // A second tap on "settle" while the first is on its way does nothing (the server is idempotent too).
-    if (form.hasAttribute("data-once")) {
-      if (form.dataset.sent) { e.preventDefault(); return; }
-      form.dataset.sent = "1";
+    if (form.hasAttribute("data-once") && form.dataset.sent) { e.preventDefault(); return; }
+    // A change is first checked against the round as it is now (live.check): a page that only missed changes
+    // elsewhere in the round sends the newest version instead of being refused for nothing.
+    if (live.check && form.querySelector("input[name=if_match]") && !form.dataset.checked) {
+      e.preventDefault();
+      var submitter = e.submitter;
+      live.check().then(function () { resubmit(form, submitter); });
+      return;
     }
+    delete form.dataset.checked;
+    if (form.hasAttribute("data-progress")) showProgress(document.body.dataset.reading, null);
+    if (form.hasAttribute("data-once")) form.dataset.sent = "1";
   });
+}
+
+// Send a form after live.check; a form whose region was redrawn meanwhile is not sent (the person sees what changed).
+function resubmit(form, submitter) {
+  if (!document.contains(form)) return;
+  form.dataset.checked = "1";
+  if (form.requestSubmit) form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined);
+  else form.submit();
 }
 
 // ---- new game form -------------------------------------------------------------------------
@@ -280,7 +295,10 @@ function post(formId, values) {
   var form = $(formId);
   if (!form) return;
   Object.keys(values).forEach(function (k) { form.elements[k].value = values[k]; });
-  form.submit();
+  resubmitChecked(form);
+}
+function resubmitChecked(form) {
+  if (live.check) live.check().then(function () { form.submit(); }); else form.submit();
 }
 function moveCard(card, toRow, toIndex) {
   post("#move-form", { row: card.dataset.row, index: card.dataset.index, to_row: toRow, to_index: toIndex == null ? "" : toIndex });
@@ -399,7 +417,7 @@ function initDrag() {
 // unchanged answers 304 with no body. On a new tag it fetches its own page again and replaces each region
 // (data-live) whose HTML changed — except one the person is busy in (typing, a card selected, the picker or the
 // camera open), which is replaced when they leave it. Forms in a region carry the ETag of the page they came with.
-var live = { pending: {}, doc: null, applyPending: function () {} };
+var live = { pending: {}, doc: null, applyPending: function () {}, check: null };
 function regionBusy(region) {
   var active = document.activeElement;
   if (active && region.contains(active) && (/^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) || active.isContentEditable)
@@ -433,18 +451,15 @@ function initLive() {
     $all("[data-live]").forEach(function (region) {
       var fresh = doc.getElementById(region.id);
       if (!fresh || fresh.innerHTML === served[region.id]) { delete live.pending[region.id]; return; }
-      if (regionBusy(region)) {
-        // Only the version in its forms changed: what the person is looking at is current, so their next
-        // change is made against the newest version (no needless 412); otherwise it waits until they leave.
-        if (withoutTags(fresh.innerHTML) === withoutTags(served[region.id])) {
-          $all("input[name=if_match]", region).forEach(function (input) { input.value = newTag || input.value; });
-          served[region.id] = fresh.innerHTML;
-          delete live.pending[region.id];
-        } else {
-          live.pending[region.id] = true;
-        }
+      // Only the version in its forms changed: what the person is looking at is current, so their next change
+      // is made against the newest version (no needless 412), and nothing is redrawn under their finger.
+      if (withoutTags(fresh.innerHTML) === withoutTags(served[region.id])) {
+        $all("input[name=if_match]", region).forEach(function (input) { input.value = newTag || input.value; });
+        served[region.id] = fresh.innerHTML;
+        delete live.pending[region.id];
         return;
       }
+      if (regionBusy(region)) { live.pending[region.id] = true; return; }  // replaced when they leave it
       delete live.pending[region.id];
       replace(region, fresh);
       swapped = true;
@@ -492,6 +507,23 @@ function initLive() {
   setInterval(poll, 1000);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
   poll();
+  // Before a change is sent: is the page current? (A 304 costs one small request; a change brings it up to date.)
+  live.check = function () {
+    var headers = { "Accept": "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    return fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (r) {
+        if (r.status !== 200) return null;
+        var header = r.headers.get("ETag");
+        return r.json().then(function (data) {
+          var tag = data.etag || header || signature(data);
+          if (tag === etag) return null;
+          etag = tag;
+          return refresh();
+        });
+      })
+      .catch(function () { /* the server will judge the change itself */ });
+  };
 }
 // After regions were replaced: draw the overlay again, mark the newest change line.
 function afterSwap() {
