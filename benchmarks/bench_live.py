@@ -211,7 +211,7 @@ def main() -> None:
                 raise SystemExit(f"the server did not start:\n{log.read_text(errors='replace')}")
             time.sleep(0.3)
         print(f"server: python -m webapp ({'PostgreSQL' if args.postgres else 'SQLite'}), cpu cores: "
-              f"{os.cpu_count()}; {log.read_text(errors='replace').strip().splitlines()[-1][-60:]}")
+              f"{os.cpu_count()}, load average before: {os.getloadavg()[0]:.1f} (other jobs on the machine)")
 
         seen = quiet_latency(port, args.changes)
         print(f"change-to-visible, quiet (one page polling every 1 s with If-None-Match, {len(seen)} changes): "
@@ -265,6 +265,7 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             server.kill()
 
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
     latencies = [latency for latency, _ in served]
     not_modified = sum(1 for _, status in served if status == 304)
     errors = sum(1 for _, status in served if status not in (200, 304))

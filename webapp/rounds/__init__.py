@@ -24,7 +24,7 @@ from webapp.rounds.hands import (set_instant_win, set_manual, set_natural, set_o
                                  set_surrender)
 from webapp.rounds.fouls import foul_of, natural_of
 from webapp.rounds.live import (SOMEONE, StaleRound, current_etag, etag, game_etag, if_none_match, parse_if_match,
-                                tag_version)
+                                peek_etag, tag_version)
 from webapp.rounds.loading import find_round, require_open
 from webapp.rounds.moves import apply_fix, move_card, swap_cards
 from webapp.rounds.parsing import normalise, parse_cards_left, parse_rows, parse_typed
@@ -42,7 +42,7 @@ __all__ = [
     "add_photo", "apply_fix", "bigtwo_rules", "card_alternatives", "cards_to_look_at", "changes_since",
     "correct_card", "current_etag", "etag", "find_round", "foul_of", "game_etag", "hand_json", "hand_warnings",
     "if_none_match", "layout", "missing_by_player", "move_card", "natural_of", "new_round", "normalise",
-    "parse_cards_left", "parse_if_match", "parse_rows", "parse_typed", "ready_to_settle", "recent_changes",
+    "parse_cards_left", "parse_if_match", "parse_rows", "parse_typed", "peek_etag", "ready_to_settle", "recent_changes",
     "remove_card", "reopen", "require_open", "round_input", "round_json", "round_warnings", "set_instant_win",
     "set_manual", "set_natural", "set_out", "set_round_details", "set_surrender", "settle", "settle_blockers",
     "stale_json", "swap_cards", "swap_rows", "tag_version", "undo", "undo_preview", "unsure_suggestions",

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from webapp.models import Game, Round
@@ -46,6 +46,36 @@ def current_etag(session: Session, game: Game, number: int) -> str | None:
     found = session.execute(select(Round.id, Round.version).where(Round.game_id == game.id,
                                                                   Round.number == number)).first()
     return None if found is None else f'"{found.id}-{found.version}"'
+
+
+_PEEK_ROUND = ("SELECT g.pin_hash, r.id, r.version FROM games g JOIN rounds r ON r.game_id = g.id "
+               "WHERE g.token = {token} AND r.number = {number}")
+_PEEK_GAME = ("SELECT g.pin_hash, g.id, count(r.id), coalesce(sum(r.version), 0) FROM games g "
+              "LEFT JOIN rounds r ON r.game_id = g.id WHERE g.token = {token} GROUP BY g.id, g.pin_hash")
+
+
+def peek_etag(engine: Engine, token: str, number: int | None = None) -> tuple[str | None, str] | None:
+    """(the game's PIN hash, the round's ETag — or the game's when `number` is None) in one read outside any
+    transaction, or None when there is no such game or round: what a page's poll costs when nothing changed.
+
+    A raw DBAPI read on purpose: the app's SQLite transactions begin IMMEDIATE (one writer at a time), and two
+    hundred polls a second must not queue for that lock behind photo uploads (WAL readers never wait)."""
+    marker = "%({})s" if engine.dialect.name == "postgresql" else ":{}"
+    sql = (_PEEK_GAME if number is None else _PEEK_ROUND).format(token=marker.format("token"),
+                                                                 number=marker.format("number"))
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute(sql, {"token": token, "number": number})
+        row = cursor.fetchone()
+        cursor.close()
+    finally:
+        connection.close()  # back to the pool, which rolls back whatever the driver began
+    if row is None:
+        return None
+    if number is None:
+        return row[0], f'"g{row[1]}-{row[2]}-{row[3]}"'
+    return row[0], f'"{row[1]}-{row[2]}"'
 
 
 def game_etag(session: Session, game: Game) -> str:

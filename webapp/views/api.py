@@ -1,13 +1,14 @@
 """JSON API: everything the pages do, described by /api/openapi.json."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, session, url_for
 from sqlalchemy import select
 
 from webapp import access, reader, rounds, rules
-from webapp.db import get_session
+from webapp.db import get_engine, get_session
 from webapp.export import game_export
 from webapp.games import SettingsInvalid, create_game, game_json, settings_from_json, standings
 from webapp.models import Game, Round
@@ -45,6 +46,20 @@ def _stale(err: rounds.StaleRound):  # type: ignore[no-untyped-def]
     response = jsonify(rounds.stale_json(rnd, err.seen_version, str(err)))
     response.headers["ETag"] = rounds.etag(rnd)
     return response, 412
+
+
+def _unchanged_since_poll(token: str, number: int | None = None) -> Response | None:
+    """A live page's poll answered before anything else is loaded: 304 when its If-None-Match is the current tag
+    and the game is readable without a PIN check (no PIN, or this browser unlocked it); None: the full path."""
+    if not request.headers.get("If-None-Match"):
+        return None
+    found = rounds.peek_etag(get_engine(), token, number)
+    if found is None:
+        return None
+    pin_hash, tag = found
+    if pin_hash is not None and not access.is_unlocked(SimpleNamespace(pin_hash=pin_hash, token=token)):
+        return None  # api_game checks the PIN header (and its throttle)
+    return _not_modified(tag)
 
 
 def _not_modified(tag: str) -> Response | None:
@@ -118,6 +133,9 @@ def new_game():  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<token>")
 def get_game(token: str):  # type: ignore[no-untyped-def]
+    polled = _unchanged_since_poll(token)
+    if polled is not None:
+        return polled
     game = access.api_game(token)
     tag = rounds.game_etag(get_session(), game)
     unchanged = _not_modified(tag)
@@ -186,6 +204,9 @@ def new_round(token: str):  # type: ignore[no-untyped-def]
 @bp.get("/games/<token>/rounds/<int:number>")
 def get_round(token: str, number: int):  # type: ignore[no-untyped-def]
     """The round with its ETag; If-None-Match with that tag answers 304 from the version column alone."""
+    polled = _unchanged_since_poll(token, number)
+    if polled is not None:
+        return polled
     game = access.api_game(token)
     tag = rounds.current_etag(get_session(), game, number)
     if tag is None:
