@@ -75,3 +75,20 @@ def test_the_webcam_button_needs_a_camera_configured_and_found(tmp_path):
     plugged.write_bytes(b"")
     assert webcam.available(str(plugged))
     assert webcam.available("rtsp://camera.local/table")  # only a shot can tell: offered
+
+
+def test_the_hand_page_offers_the_table_camera_only_when_it_is_there(app_config, tmp_path):
+    from webapp import create_app
+    from webapp.db import get_engine
+    from webapp_testkit import create_game, new_round
+
+    plugged = tmp_path / "video0"
+    plugged.write_bytes(b"")
+    for device, offered in (("", False), (str(tmp_path / "video9"), False), (str(plugged), True)):
+        app = create_app({**app_config, "WEBCAM_DEVICE": device})
+        client = app.test_client()
+        token = create_game(client)
+        number = new_round(client, token)
+        page = client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)
+        assert ('id="webcam-shot"' in page) is offered, device
+        get_engine(app).dispose()
