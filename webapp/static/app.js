@@ -308,7 +308,8 @@ function swapCards(a, b) {
 }
 // What a tap or a drop on `el` does with the selected card `card`; false when `el` is no place for it.
 function dropOn(card, el) {
-  if (!el || !card || !card.dataset.code) return false;
+  // Big Two's cards left have no order: there a second tap just picks the other card.
+  if (!el || !card || !card.dataset.code || !$("#move-form")) return false;
   var other = el.closest(".review .card.fix");
   if (other === card) return false;
   if (other && other.dataset.code) { swapCards(card, other); return true; }
