@@ -89,9 +89,9 @@ def backoff_s(failures: int, free_tries: int) -> float:
     return min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2.0 ** min(failures - free_tries, 32))
 
 
-def _ensure_rows(db: Session, game: Game, buckets: list[str]) -> None:
+def _ensure_rows(db: Session, game_id: int, buckets: list[str]) -> None:
     """Create the buckets' rows if missing, racing other processes harmlessly (ON CONFLICT DO NOTHING)."""
-    rows = [{"game_id": game.id, "bucket": b, "failures": 0, "last_failure": 0.0, "locked_until": 0.0}
+    rows = [{"game_id": game_id, "bucket": b, "failures": 0, "last_failure": 0.0, "locked_until": 0.0}
             for b in buckets]
     insert = postgresql.insert if db.get_bind().dialect.name == "postgresql" else sqlite.insert
     db.execute(insert(PinThrottle).values(rows).on_conflict_do_nothing())
@@ -125,7 +125,7 @@ def _check_pin(game: Game, pin: str) -> bool:
         db.execute(delete(PinThrottle).where(PinThrottle.game_id == game_id, PinThrottle.bucket == client))
         db.commit()
         return True
-    _ensure_rows(db, game, list(buckets))
+    _ensure_rows(db, game_id, list(buckets))
     # SQLite: the session began with BEGIN IMMEDIATE; PostgreSQL: FOR UPDATE. Either way one writer at a time.
     for row in db.scalars(select(PinThrottle).where(PinThrottle.game_id == game_id,
                                                     PinThrottle.bucket.in_(buckets)).with_for_update()):
