@@ -118,7 +118,8 @@ def image_requests(seed: int, count: int, token: str) -> Iterator[Request]:
 
     for i, (kind, data) in enumerate(malformed_images(seed, count)):
         body, headers = multipart(data)
-        path = "/api/read" if i % 2 == 0 else f"/api/games/{token}/rounds/1/hands/{['Ann', 'Bob', 'Cy', 'Dee'][i % 4]}/photo"
+        player = ("Ann", "Bob", "Cy", "Dee")[i % 4]
+        path = "/api/read" if i % 2 == 0 else f"/api/games/{token}/rounds/1/hands/{player}/photo"
         yield f"image:{kind}", "POST", path, body, headers
 
 

@@ -83,7 +83,8 @@ HANDS_HELP = ("player -> Chinese poker: \"AS KS QS / … / …\", {\"surrender\"
 HAND_INPUT = {"type": "object", "additionalProperties": False, "properties": {
     "rows": ROWS_TEXT,
     "front": CARD_LIST, "middle": CARD_LIST, "back": CARD_LIST,
-    "surrender": {"type": "boolean"}, "natural": {"type": "boolean", "x-error": "natural must be true or false, not {value}.",
+    "surrender": {"type": "boolean"},
+    "natural": {"type": "boolean", "x-error": "natural must be true or false, not {value}.",
                 "description": "Chinese poker: declare a natural"},
     "cards": {"anyOf": [CARDS_TEXT, CARD_LIST],
               "description": "Big Two: the cards left (\"2S KD 5C\" or a list); with instant_win, the 13 dealt"},
@@ -184,9 +185,10 @@ def _components() -> dict[str, Any]:
             "created_at": {"type": "string"}}},
         "GameDetail": {"allOf": [{"$ref": "#/components/schemas/Game"}, {
             "type": "object", "required": ["rounds", "standings"], "properties": {
-                "rounds": {"type": "array", "items": {"type": "object", "required": ["number", "status"], "properties": {
-                    "number": {"type": "integer"}, "status": {"enum": ["open", "settled"]},
-                    "banker": {"type": ["string", "null"]}, "net": {"type": ["object", "null"]}}}},
+                "rounds": {"type": "array", "items": {
+                    "type": "object", "required": ["number", "status"], "properties": {
+                        "number": {"type": "integer"}, "status": {"enum": ["open", "settled"]},
+                        "banker": {"type": ["string", "null"]}, "net": {"type": ["object", "null"]}}}},
                 "standings": {"$ref": "#/components/schemas/Standings"}}}]},
         "Standings": {"type": "object", "required": ["players", "points", "money", "series"], "properties": {
             "players": {"type": "array", "items": {"type": "string"}}, "points": {"type": "object"},
