@@ -1,6 +1,8 @@
 """English / 繁體中文 / 简体中文 labels: a small dictionary, no gettext machinery."""
 from __future__ import annotations
 
+import re
+
 from flask import Flask, request, session
 
 LANGUAGES = {"en": "English", "zh-Hant": "繁體中文", "zh-Hans": "简体中文"}
@@ -223,6 +225,74 @@ _WARNINGS: dict[str, tuple[str, str]] = {
                      "照片中没有读到任何牌：请让牌角入镜、靠近一点并对焦后重拍。"),
 }
 
+# The change lines (webapp.rounds.changes.describe writes them in English) in Chinese: each English form as a
+# pattern, then its Traditional and Simplified wording. {whose} is "their" (the actor's own hand) or "<name>'s".
+_WHOSE = r"(?P<whose>their|.+?'s)"
+_CARD = r"\S+"
+_CHANGE_FORMS: list[tuple[str, str, str]] = [
+    (r"(?P<a>.+?) started the round", "{a} 開了這一局", "{a} 开了这一局"),
+    (rf"(?P<a>.+?) read {_WHOSE} cards from a photo", "{a} 從相片讀了{whose}的牌", "{a} 从相片读了{whose}的牌"),
+    (rf"(?P<a>.+?) read {_WHOSE} cards from a webcam shot", "{a} 用桌上鏡頭讀了{whose}的牌", "{a} 用桌上镜头读了{whose}的牌"),
+    (rf"(?P<a>.+?) typed {_WHOSE} cards", "{a} 輸入了{whose}的牌", "{a} 输入了{whose}的牌"),
+    (rf"(?P<a>.+?) added (?P<c>{_CARD}) to {_WHOSE} (?P<row>front|middle|back|cards)",
+     "{a} 把 {c} 加到{whose}的{row}", "{a} 把 {c} 加到{whose}的{row}"),
+    (rf"(?P<a>.+?) changed (?P<c>{_CARD}) to (?P<d>{_CARD}) in {_WHOSE} (?P<row>front|middle|back|cards)",
+     "{a} 把{whose}{row}的 {c} 改成 {d}", "{a} 把{whose}{row}的 {c} 改成 {d}"),
+    (rf"(?P<a>.+?) removed (?P<c>{_CARD}) from {_WHOSE} (?P<row>front|middle|back|cards)",
+     "{a} 從{whose}的{row}移除了 {c}", "{a} 从{whose}的{row}移除了 {c}"),
+    (rf"(?P<a>.+?) moved (?P<c>{_CARD}) within {_WHOSE} (?P<row>front|middle|back|cards)",
+     "{a} 在{whose}的{row}內移動了 {c}", "{a} 在{whose}的{row}内移动了 {c}"),
+    (rf"(?P<a>.+?) moved (?P<c>{_CARD}) from {_WHOSE} (?P<row>front|middle|back) to (?P<to>front|middle|back)",
+     "{a} 把 {c} 從{whose}的{row}移到{to}", "{a} 把 {c} 从{whose}的{row}移到{to}"),
+    (rf"(?P<a>.+?) swapped (?P<c>{_CARD}) and (?P<d>{_CARD}) in {_WHOSE} hand",
+     "{a} 對調了{whose}手上的 {c} 和 {d}", "{a} 对调了{whose}手上的 {c} 和 {d}"),
+    (rf"(?P<a>.+?) swapped {_WHOSE} (?P<row>front|middle|back) and (?P<to>front|middle|back) rows",
+     "{a} 對調了{whose}的{row}和{to}", "{a} 对调了{whose}的{row}和{to}"),
+    (rf"(?P<a>.+?) rearranged {_WHOSE} fouled hand \((?P<n>\S+) card\(s\) moved\)",
+     "{a} 把{whose}相公的牌擺好了（移動了 {n} 張）", "{a} 把{whose}相公的牌摆好了（移动了 {n} 张）"),
+    (r"(?P<a>.+?) marked (?P<p>.+?) as surrendered", "{a} 標明 {p} 投降", "{a} 标明 {p} 投降"),
+    (r"(?P<a>.+?) marked (?P<p>.+?) as playing \(no surrender\)", "{a} 取消了 {p} 的投降", "{a} 取消了 {p} 的投降"),
+    (rf"(?P<a>.+?) declared {_WHOSE} natural", "{a} 為{whose}報到", "{a} 为{whose}报到"),
+    (rf"(?P<a>.+?) withdrew {_WHOSE} natural", "{a} 取消了{whose}的報到", "{a} 取消了{whose}的报到"),
+    (r"(?P<a>.+?) marked (?P<p>.+?) as the one who went out", "{a} 標明 {p} 出完牌", "{a} 标明 {p} 出完牌"),
+    (r"(?P<a>.+?) marked (?P<p>.+?) as not out", "{a} 取消了 {p} 出完牌", "{a} 取消了 {p} 出完牌"),
+    (rf"(?P<a>.+?) claimed {_WHOSE} instant win", "{a} 為{whose}報即時勝出", "{a} 为{whose}报即时胜出"),
+    (rf"(?P<a>.+?) withdrew {_WHOSE} instant win", "{a} 取消了{whose}的即時勝出", "{a} 取消了{whose}的即时胜出"),
+    (r"(?P<a>.+?) set the finishing order and 頂大", "{a} 設定了名次和頂大", "{a} 设定了名次和顶大"),
+    (r"(?P<a>.+?) settled the round \(settlement (?P<n>\d+)\)", "{a} 結算了這一局（第 {n} 次結算）",
+     "{a} 结算了这一局（第 {n} 次结算）"),
+    (r"(?P<a>.+?) settled the round", "{a} 結算了這一局", "{a} 结算了这一局"),
+    (r"(?P<a>.+?) re-opened the round", "{a} 重開了這一局", "{a} 重开了这一局"),
+    (r"(?P<a>.+?) undid a change", "{a} 復原了一項更改", "{a} 复原了一项更改"),
+]
+_CHANGE_PATTERNS = [(re.compile(pattern), hant, hans) for pattern, hant, hans in _CHANGE_FORMS]
+_UNDID = re.compile(r"(?P<a>.+?) undid: (?P<rest>.+)")
+
+
+def change_text(text: str) -> str:
+    """A change line ("Bob moved 7♠ from Ann's middle to back") in the reader's language; a line of a form this
+    table does not know stays in English."""
+    lang = current_language()
+    if lang == "en":
+        return text
+    simplified = lang == "zh-Hans"
+    undid = _UNDID.fullmatch(text)
+    if undid:
+        return f"{undid['a']} {'复原了' if simplified else '復原了'}：{change_text(undid['rest'])}"
+    for pattern, hant, hans in _CHANGE_PATTERNS:
+        found = pattern.fullmatch(text)
+        if found:
+            values = found.groupdict()
+            whose = values.get("whose")
+            if whose is not None:
+                values["whose"] = "自己" if whose == "their" else f" {whose[:-2]} "
+            for key in ("row", "to"):
+                if values.get(key):
+                    values[key] = translate(values[key]) if values[key] != "cards" else translate("cards_left")
+            return (hans if simplified else hant).format(**values).replace("  ", " ")
+    return text
+
+
 # Preset names as players at the table know them.
 PRESET_NAMES: dict[str, tuple[str, str, str]] = {
     "hk": ("Hong Kong (banker)", "香港玩法（坐莊）", "香港玩法（坐庄）"),
@@ -299,5 +369,5 @@ def init_app(app: Flask) -> None:
     from webapp.rules import option_text
 
     app.jinja_env.globals.update(
-        option_text=option_text, warning_text=warning_text, _=translate, preset_label=preset_label, zh=chinese, LANGUAGES=LANGUAGES, current_language=current_language
+        option_text=option_text, warning_text=warning_text, change_text=change_text, _=translate, preset_label=preset_label, zh=chinese, LANGUAGES=LANGUAGES, current_language=current_language
     )

@@ -92,3 +92,47 @@ def test_the_hand_page_offers_the_table_camera_only_when_it_is_there(app_config,
         page = client.get(f"/g/{token}/r/{number}/p/0").get_data(as_text=True)
         assert ('id="webcam-shot"' in page) is offered, device
         get_engine(app).dispose()
+
+
+CHANGES = [  # (kind, whose hand, detail) for every kind of change the round records
+    ("create", None, {}), ("read", "Ann", {"source": "photo"}), ("read", "Ann", {"source": "webcam"}),
+    ("manual", "Ann", {}), ("manual", "Bob", {}), ("correct", "Ann", {"row": "front", "before": None, "after": "7S"}),
+    ("correct", "Ann", {"row": "back", "before": "2S", "after": "TH"}), ("remove", "Ann", {"row": "middle", "before": "KC"}),
+    ("move", "Ann", {"card": "7S", "from_row": "middle", "to_row": "back"}),
+    ("move", "Ann", {"card": "7S", "from_row": "back", "to_row": "back"}),
+    ("swap_cards", "Ann", {"a": "2S", "b": "4H"}), ("swap", "Ann", {"rows": ["middle", "back"]}),
+    ("fix", "Ann", {"moved": 4}), ("surrender", "Ann", {}), ("unsurrender", "Ann", {}),
+    ("natural", "Ann", {"declared": True}), ("natural", "Ann", {"declared": False}), ("out", "Ann", {}),
+    ("not_out", "Ann", {}), ("instant_win", "Ann", {}), ("no_instant_win", "Ann", {}), ("details", None, {}),
+    ("settle", None, {"revision": 1}), ("settle", None, {"revision": 2}), ("reopen", None, {}),
+]
+
+
+def test_every_change_line_reads_in_chinese(app):
+    """The change lines the server writes in English read in Chinese, whatever the change (undo included)."""
+    import re
+
+    from flask import session
+
+    from webapp.i18n import change_text
+    from webapp.models import RoundEvent
+    from webapp.rounds.changes import describe
+
+    events = [RoundEvent(id=i + 1, kind=kind, player=player, actor="Bob", detail=detail)
+              for i, (kind, player, detail) in enumerate(CHANGES)]
+    by_id = {e.id: e for e in events}
+    events.append(RoundEvent(id=99, kind="undo", player=None, actor="Cy", detail={"reverts": 7}))
+    lines = [describe(e, by_id) for e in events]
+    for lang in ("zh-Hant", "zh-Hans"):
+        with app.test_request_context("/"):
+            session["lang"] = lang
+            for line in lines:
+                chinese = change_text(line)
+                leftover = re.sub(r"\b(Ann|Bob|Cy|10|[2-9AKQJ])\b|[♠♥♦♣]", "", chinese)
+                assert not re.search(r"[A-Za-z]{2,}", leftover), (line, chinese)
+    with app.test_request_context("/"):
+        session["lang"] = "zh-Hant"
+        assert change_text("Bob moved 7♠ from Ann's middle to back") == "Bob 把 7♠ 從 Ann 的中道移到尾道"
+        assert change_text("Ann typed their cards") == "Ann 輸入了自己的牌"
+        session["lang"] = "en"
+        assert change_text("Ann typed their cards") == "Ann typed their cards"
