@@ -181,6 +181,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
                 "你作的更改会记上你的名字（「Ann 移动了 7♠ …」）。"),
     "banks_next": ("Banks next round", "下一局莊家", "下一局庄家"),
     "updated": ("Updated", "已更新", "已更新"),
+    "someone": ("Someone", "有人", "有人"),
 }
 
 # Review warnings (English wording in webapp.rounds.WARNING_TEXT): Traditional, Simplified.
@@ -269,6 +270,11 @@ _CHANGE_PATTERNS = [(re.compile(pattern), hant, hans) for pattern, hant, hans in
 _UNDID = re.compile(r"(?P<a>.+?) undid: (?P<rest>.+)")
 
 
+def _actor(name: str) -> str:
+    """The actor of a change; the server's "Someone" (no name chosen on that phone) in the reader's language."""
+    return translate("someone") if name == "Someone" else name
+
+
 def change_text(text: str) -> str:
     """A change line ("Bob moved 7♠ from Ann's middle to back") in the reader's language; a line of a form this
     table does not know stays in English."""
@@ -278,11 +284,12 @@ def change_text(text: str) -> str:
     simplified = lang == "zh-Hans"
     undid = _UNDID.fullmatch(text)
     if undid:
-        return f"{undid['a']} {'复原了' if simplified else '復原了'}：{change_text(undid['rest'])}"
+        return f"{_actor(undid['a'])} {'复原了' if simplified else '復原了'}：{change_text(undid['rest'])}"
     for pattern, hant, hans in _CHANGE_PATTERNS:
         found = pattern.fullmatch(text)
         if found:
             values = found.groupdict()
+            values["a"] = _actor(values["a"])
             whose = values.get("whose")
             if whose is not None:
                 values["whose"] = "自己" if whose == "their" else f" {whose[:-2]} "

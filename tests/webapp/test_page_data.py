@@ -134,5 +134,6 @@ def test_every_change_line_reads_in_chinese(app):
         session["lang"] = "zh-Hant"
         assert change_text("Bob moved 7♠ from Ann's middle to back") == "Bob 把 7♠ 從 Ann 的中道移到尾道"
         assert change_text("Ann typed their cards") == "Ann 輸入了自己的牌"
+        assert change_text("Someone started the round") == "有人 開了這一局"
         session["lang"] = "en"
         assert change_text("Ann typed their cards") == "Ann typed their cards"
