@@ -235,7 +235,8 @@ def test_a_card_moves_in_two_taps_swaps_in_two_and_undo_restores_it(live_server,
     from webapp_testkit import jpeg_bytes, reading_of
 
     # A photo read 4/5/4: one card of the front belongs at the back (rows laid out unevenly).
-    read = {"front": ["2S", "7H", "9D", "8D"], "middle": ["3C", "3D", "8S", "JH", "KC"], "back": ["4H", "5H", "6C", "7C"]}
+    read = {"front": ["2S", "7H", "9D", "8D"], "middle": ["3C", "3D", "8S", "JH", "KC"],
+            "back": ["4H", "5H", "6C", "7C"]}
     monkeypatch.setattr(reader, "_read", lambda data, loose: reading_of(read, []))
     photo = tmp_path / "rows.jpg"
     photo.write_bytes(jpeg_bytes(1280, 960))
@@ -302,7 +303,8 @@ def test_a_card_moves_in_two_taps_swaps_in_two_and_undo_restores_it(live_server,
     assert review_rows(a) == "8D 7H 9D / 3C 3D 8S JH KC / 4H 5H 6C 7C 2S"
 
 
-def test_a_surrendered_hand_shows_no_editor_typing_survives_a_live_update_and_hidden_tabs_rest(live_server, phones):  # noqa: F811
+def test_surrender_shows_no_editor_typing_survives_a_live_update_and_hidden_tabs_rest(live_server,  # noqa: F811
+                                                                                     phones):
     a, b = phones
     game_url = new_game(a, live_server)
     a.goto(game_url)
