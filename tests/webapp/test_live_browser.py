@@ -26,9 +26,10 @@ LIVE_WITHIN_S = 2.0
 FOULED = "AS AH 2C / KD QC 9S 7H 4D / 3C 5C 6H 8S TD"
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, full_page: bool = True) -> None:
+    """The whole page, or (full_page=False) what the phone's screen shows: with the picker open, the rows above it."""
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=full_page)
 
 
 @pytest.fixture(scope="module")
@@ -227,6 +228,13 @@ def test_a_foul_is_flagged_with_its_fix_and_fixed_in_one_tap(live_server, phones
     assert {row: hand[row] for row in expected} == expected
     assert "Not fouled" in a.inner_text("#verdict-0")
     shot(a, "08-foul-fixed")
+    # The same screens in 简体中文: the fixed hand, with the change line and the undo in Chinese too.
+    with a.expect_navigation():
+        a.click("button[value=zh-Hans]")
+    a.goto(f"{round_url}/p/0")
+    assert "没有相公" in a.inner_text("#verdict") and "摆好了" in a.inner_text("#change-line")
+    a.click(".review .card.fix[data-row=middle][data-index='0']")
+    shot(a, "08b-hand-zh-hans-picker", full_page=False)
 
 
 def test_a_card_moves_in_two_taps_swaps_in_two_and_undo_restores_it(live_server, phones, monkeypatch,  # noqa: F811
@@ -257,7 +265,7 @@ def test_a_card_moves_in_two_taps_swaps_in_two_and_undo_restores_it(live_server,
     taps = 0
     a.click(".review .card.fix[data-code='8D']"); taps += 1  # noqa: E702
     assert a.locator("#picker").is_visible()
-    shot(a, "09-card-selected")
+    shot(a, "09-card-selected", full_page=False)
     with a.expect_navigation():
         a.click(".review .card.empty[data-row=back]"); taps += 1  # noqa: E702
     assert taps == 2

@@ -274,12 +274,13 @@ function openPicker(mode, title) {
   showLikely(mode === "correct" && t && t.dataset.alternatives ? t.dataset.alternatives.split(" ") : []);
   markUsed();
   var review = $("#review");
+  sheet.classList.toggle("correcting", mode === "correct");
   if (review && mode === "correct") {
     review.classList.add("moving");
-    // Keep the rows in view above the sheet: the next tap may be on them (swap or move).
-    var header = $(".top");
-    var top = review.getBoundingClientRect().top + window.scrollY - (header ? header.offsetHeight : 0) - 6;
-    window.scrollTo({ top: top, behavior: "instant" in window ? "instant" : "auto" });
+    // Keep the rows in view above the (half-height) sheet: the next tap may be on them (swap or move).
+    var first = $(".review .row") || review, header = $(".top");
+    var top = first.getBoundingClientRect().top + window.scrollY - (header ? header.offsetHeight : 0) - 8;
+    window.scrollTo(0, Math.max(0, top));
   }
 }
 function closePicker() {
