@@ -184,6 +184,8 @@ _SHORT = {"no_cards": "no cards yet", "missing": "{row} row: {n} card{s} missing
 def _short(note: dict[str, Any]) -> str:
     """A review error as a short line for a list of what is missing."""
     params = note.get("params") or {}
+    if note.get("key") == "shared" and ", " in str(params.get("players")):
+        return f"{params['code']} is also in the hands of {params['players']}"
     if note.get("key") in _SHORT:
         return _SHORT[note["key"]].format(**params, s="" if params.get("n") == 1 else "s")
     return note["text"].rstrip(".")

@@ -16,8 +16,8 @@ from webapp import access, reader, rounds
 from webapp.db import get_session
 from webapp.games import standings
 from webapp.models import Game, Round, Upload
-from webapp.rounds import live
 from webapp.photos import UploadRejected
+from webapp.rounds import live
 from webapp.settlement_view import settlement_view
 from webapp.webcam import WebcamUnavailable, capture_jpeg
 from webapp.webcam import available as webcam_available  # the button only for a camera that is there
@@ -60,12 +60,6 @@ def _live_request_end(_exc: BaseException | None) -> None:
             live.end(token)
         except ValueError:  # set in another context (a test client's nested request); nothing to undo
             pass
-
-
-def seen_version() -> int:
-    """The newest version the request's If-Match named (0 when none)."""
-    versions = [v for v in (rounds.tag_version(t) for t in (g.get("if_match") or ())) if v is not None]
-    return max(versions, default=0)
 
 
 def live_context(rnd: Round, changed_since: list[dict[str, Any]] | None = None,
