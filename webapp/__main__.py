@@ -8,7 +8,7 @@ import logging
 from flask import Flask
 from waitress import create_server
 from waitress.channel import HTTPChannel
-from waitress.server import BaseWSGIServer
+from waitress.server import BaseWSGIServer, MultiSocketServer
 from waitress.task import ErrorTask
 
 from webapp import create_app, too_large_message
@@ -31,16 +31,22 @@ class _JsonErrorTask(ErrorTask):
         self.write(body)
 
 
-def make_server(app: Flask, host: str, port: int, threads: int = 8) -> BaseWSGIServer:
+def make_server(app: Flask, host: str, port: int, threads: int = 8,
+                listen: str | None = None) -> BaseWSGIServer | MultiSocketServer:
     """A waitress server for `app`: the app's body limit (MAX_CONTENT_LENGTH) is waitress' too, so a body over it
     is refused before it is buffered, and every refusal is JSON like the app's own."""
     limit = int(app.config["MAX_CONTENT_LENGTH"])
     error_task = type("JsonErrorTask", (_JsonErrorTask,), {"body_limit": limit})
     channel = type("JsonErrorChannel", (HTTPChannel,), {"error_task_class": error_task})
-    server = create_server(app, host=host, port=port, threads=threads, max_request_body_size=limit,
+    where = {"listen": listen} if listen else {"host": host, "port": port}  # listen: "host:port host:port"
+    server = create_server(app, **where, threads=threads, max_request_body_size=limit,
                            channel_timeout=int(app.config["CHANNEL_TIMEOUT_S"]))
-    server.channel_class = channel  # type: ignore[union-attr]  # one host and port: a single server
-    return server  # type: ignore[return-value]
+    # Several addresses (a host name with IPv4 and IPv6 ones, or `listen`) get one listening server each.
+    listeners = [server] if isinstance(server, BaseWSGIServer) else \
+        [s for s in server.map.values() if isinstance(s, BaseWSGIServer)]
+    for listener in listeners:
+        listener.channel_class = channel
+    return server
 
 
 def main(argv: list[str] | None = None) -> None:
