@@ -272,6 +272,9 @@ def run(port: int, pid: int, args: argparse.Namespace, token: str, pin_token: st
     worst_growth, worst_label = max(growth)
     print(f"max RSS growth in one request: {worst_growth / 2**20:.1f} MB ({worst_label}); "
           f"RSS {rss_start / 2**20:.0f} MB at start, {rss_end / 2**20:.0f} MB at the end")
+    for kind in ("image", "document", "repro"):
+        grown, label = max((g, lbl) for g, lbl in growth if lbl.startswith(kind))
+        print(f"  largest for {kind + 's':10s} {grown / 2**20:6.1f} MB ({label})")
     slowest, slowest_label = max(latencies)
     print(f"corpus request latency: median {statistics.median(t for t, _ in latencies) * 1000:.0f} ms, "
           f"max {slowest * 1000:.0f} ms ({slowest_label})")
