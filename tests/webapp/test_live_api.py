@@ -421,3 +421,35 @@ def test_stale_reader_warnings_go_once_the_hand_makes_them_false(client, monkeyp
     client.post(f"{base}/move", json={"from": {"row": "back", "index": 5}, "to": {"row": "front"}})
     # 3/5/5 now, and a person changed the rows: the reader's doubts about them no longer hold
     assert not {"no_front_row", "unsure_marks"} & set(keys())
+
+
+def test_a_seen_twice_warning_goes_once_the_card_is_there_once(client, monkeypatch):
+    from webapp_testkit import hand_read_from_photo, reading_of
+
+    rows = {"front": ["2S", "7H", "7H"], "middle": ["3C", "3D", "8S", "JH", "KC"],
+            "back": ["4H", "5H", "6C", "7C", "8D"]}
+    reading = reading_of(rows, ["card seen twice: 7H appears 2 times far apart"])
+    token, number = hand_read_from_photo(client, monkeypatch, reading)
+
+    def keys() -> set:
+        return {n.get("key") for n in _hand(_get(client, token, number), "Ann")["warnings"]}
+
+    assert {"seen_twice", "repeated"} <= keys()
+    client.post(f"/api/games/{token}/rounds/{number}/hands/Ann/correct",
+                json={"row": "front", "index": 2, "code": "9D"})
+    assert not {"seen_twice", "repeated"} & keys()
+
+
+def test_undo_puts_back_big_two_winners_and_details(client):
+    token = _api_game(client, ("Ann", "Bob", "Cy"), "bigtwo-tw")
+    number = _round(client, token, {"Bob": "2S KD 5C", "Cy": "3H"})
+    base = f"/api/games/{token}/rounds/{number}"
+    before = _get(client, token, number)
+    client.put(f"{base}/hands/Ann", json={"out": True})
+    client.put(base, json={"failed_to_block": "Bob"})
+    client.put(f"{base}/hands/Cy", json={"out": True})  # Cy now the one who went out, Ann no longer
+    assert [h["state"] for h in _get(client, token, number)["hands"]] == ["empty", "cards", "out"]
+    for _ in range(3):
+        assert client.post(f"{base}/undo").status_code == 200
+    after = _get(client, token, number)
+    assert after["hands"] == before["hands"] and after["failed_to_block"] is None
