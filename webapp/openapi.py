@@ -244,7 +244,8 @@ def openapi_document(server_url: str) -> dict[str, Any]:
                             body=_json_body({"$ref": "#/components/schemas/GameInput"})),
             },
             "/api/games/{token}": {"get": _op("A game with its rounds and standings (ETag; If-None-Match: 304)",
-                                              {"200": _json({"$ref": "#/components/schemas/GameDetail"}),
+                                              {"200": {**_json({"$ref": "#/components/schemas/GameDetail"}),
+                                                       "headers": ETAG_HEADER},
                                                **NOT_MODIFIED, **FAIL}, GAME_PARAMS + [IF_NONE_MATCH])},
             "/api/games/{token}/export": {"get": _op("Everything about a game as JSON", {"200": _json({
                 "type": "object", "required": ["game", "rounds", "standings"], "properties": {
@@ -256,7 +257,8 @@ def openapi_document(server_url: str) -> dict[str, Any]:
                 GAME_PARAMS + [IDEMPOTENCY_KEY], _json_body(NEW_ROUND_INPUT, required=False))},
             "/api/games/{token}/rounds/{number}": {
                 "get": _op("A round: hands, warnings, settlement, history, change lines (ETag; If-None-Match: 304)",
-                           {"200": _json(ROUND), **NOT_MODIFIED, **FAIL}, ROUND_PARAMS + [IF_NONE_MATCH]),
+                           {"200": {**_json(ROUND), "headers": ETAG_HEADER}, **NOT_MODIFIED, **FAIL},
+                           ROUND_PARAMS + [IF_NONE_MATCH]),
                 "put": _op("Big Two: set the finishing order (points by place) and who failed to block (頂大)",
                            {"200": _json(ROUND), **STALE, **FAIL}, LIVE_ROUND_PARAMS,
                            _json_body({"type": "object", "additionalProperties": False,
