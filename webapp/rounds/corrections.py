@@ -10,7 +10,7 @@ from webapp.rounds.parsing import normalise
 from webapp.rounds.shape import ROWS, layout
 
 
-def _check_row(game: Game, row: str) -> int:
+def check_row(game: Game, row: str) -> int:
     """The row's size (Big Two: the most cards left); RoundError for a row this game's hands lack."""
     sizes = layout(game)
     if row not in sizes:
@@ -19,7 +19,7 @@ def _check_row(game: Game, row: str) -> int:
 
 
 def correct_card(session: Session, rnd: Round, player: str, row: str, index: int, code: str) -> Hand:
-    size = _check_row(rnd.game, row)
+    size = check_row(rnd.game, row)
     new_code = normalise(code)
     with changing_hand(session, rnd, player) as (rnd, hand):
         require_holding(hand)
@@ -38,7 +38,7 @@ def correct_card(session: Session, rnd: Round, player: str, row: str, index: int
 
 
 def remove_card(session: Session, rnd: Round, player: str, row: str, index: int) -> Hand:
-    _check_row(rnd.game, row)
+    check_row(rnd.game, row)
     with changing_hand(session, rnd, player) as (rnd, hand):
         cards = list(getattr(hand, row))
         if not 0 <= index < len(cards):

@@ -2,13 +2,11 @@
 device last saw (If-Match), checked under the round's lock so that of two phones changing the same round from the
 same version one lands and the other is told what changed (412), never a silent lost update.
 
-The views set both once per request (`acting`); the round operations read them, so no operation's signature
+The views set both once per request (`begin` … `end`); the round operations read them, so no operation's signature
 carries them. Context variables, not module globals: waitress serves requests on several threads."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
@@ -120,18 +118,9 @@ def clean_actor(name: str | None) -> str:
     return name or SOMEONE
 
 
-@contextmanager
-def acting(actor: str | None, if_match: set[str] | None = None) -> Iterator[None]:
-    """Within the block, changes are recorded as made by `actor` and must find the round at one of `if_match`."""
-    token = _current.set(_Request(clean_actor(actor), if_match))
-    try:
-        yield
-    finally:
-        _current.reset(token)
-
-
 def begin(actor: str | None, if_match: set[str] | None = None) -> object:
-    """`acting` for a request hook that cannot wrap the view: returns the token `end` takes."""
+    """From here on (until `end` with the token returned), changes are recorded as made by `actor` and must find
+    the round at one of the `if_match` tags (None: at any version)."""
     return _current.set(_Request(clean_actor(actor), if_match))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from webapp.models import Hand, Round
-from webapp.rounds.corrections import _check_row
+from webapp.rounds.corrections import check_row
 from webapp.rounds.errors import RoundError
 from webapp.rounds.fouls import foul_of
 from webapp.rounds.loading import changing_hand, record_event, require_game, require_holding
@@ -24,8 +24,8 @@ def move_card(session: Session, rnd: Round, player: str, from_row: str, from_ind
     """Take the card at (from_row, from_index) and insert it at (to_row, to_index): before the card now at that
     slot, or at the row's end when `to_index` is None (or past the end). A row may hold more than its size for a
     while (a 6/6/1 photo is put right one card at a time); the review says so until it is right."""
-    _check_row(rnd.game, from_row)
-    _check_row(rnd.game, to_row)
+    check_row(rnd.game, from_row)
+    check_row(rnd.game, to_row)
     with changing_hand(session, rnd, player) as (rnd, hand):
         require_holding(hand)
         code = _card_at(hand, from_row, from_index)
@@ -45,8 +45,8 @@ def move_card(session: Session, rnd: Round, player: str, from_row: str, from_ind
 def swap_cards(session: Session, rnd: Round, player: str, row_a: str, index_a: int, row_b: str,
                index_b: int) -> Hand:
     """Swap two cards of one hand (in one row or two)."""
-    _check_row(rnd.game, row_a)
-    _check_row(rnd.game, row_b)
+    check_row(rnd.game, row_a)
+    check_row(rnd.game, row_b)
     if (row_a, index_a) == (row_b, index_b):
         raise RoundError("Choose two different cards to swap.")
     with changing_hand(session, rnd, player) as (rnd, hand):
