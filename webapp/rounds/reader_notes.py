@@ -99,8 +99,8 @@ def still_holds(key: str, params: dict[str, Any], rows_now: dict[str, list[str]]
     """A restated reader warning's values while it still says something true of the hand as it is now (unsure
     marks narrowed to those no hand of the round holds yet); None once a correction made it false.
 
-    `rows_now`: the hand's rows now; `rows_read`: as the reader laid them (None: unknown); `sizes`: each row's
-    size; `held`: every code any hand of the round holds."""
+    `rows_now`: the hand's rows now; `rows_read`: as the reader gave them (None: unknown, e.g. loose cards of a
+    Chinese-poker hand); `sizes`: each row's size; `held`: every code any hand of the round holds."""
     codes = [code for row in rows_now.values() for code in row]
     full = all(len(rows_now.get(row, [])) == size for row, size in sizes.items())
     changed = rows_read is not None and any(list(rows_now.get(row, [])) != list(rows_read.get(row) or [])
@@ -113,8 +113,8 @@ def still_holds(key: str, params: dict[str, Any], rows_now: dict[str, list[str]]
         if full or not marks:
             return None
         return {**params, "marks": ", ".join(marks)}
-    if key == "seen_twice":
-        return params if codes.count(str(params.get("code"))) > 1 else None
+    if key == "seen_twice":  # corrected since, and the card is there once at most: the doubt was settled
+        return None if changed and codes.count(str(params.get("code"))) <= 1 else params
     if key == "no_card_read":
         return None if codes else params
     return params

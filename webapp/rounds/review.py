@@ -60,6 +60,9 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
                 notes.append(_note("error", "shared", code=code, players=", ".join(others)))
         if hand.upload is not None:
             summary = reader.summarise(hand.upload.reading)
+            # the hand as the reader gave it, to tell whether a person has changed it since
+            read_rows = ({CARDS_LEFT: [card["code"] for card in summary["cards"]]} if game.is_bigtwo
+                         else summary.get("rows") or None)
             for card in summary["cards"]:
                 if not card["sure"] and card["code"] in codes:
                     notes.append(_note("warn", "low", code=card["code"], percent=round(card["confidence"] * 100)))
@@ -76,7 +79,7 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
                     continue
                 # a reader warning that a correction since has made false is not shown any more
                 params = still_holds(restated[0], restated[1], {row: getattr(hand, row) for row in sizes},
-                                     summary.get("rows"), sizes, held)
+                                     read_rows, sizes, held)
                 if params is not None:
                     notes.append(_note("warn", restated[0], **params))
         if hand.instant_win and not any(n["level"] == "error" for n in notes):
