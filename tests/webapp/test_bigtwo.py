@@ -99,7 +99,7 @@ def test_typed_round_settles_as_scoring_does(client):
     token = _bigtwo_game(client)
     number = new_round(client, token)
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
-    assert 'id="settle" disabled' in page and "Mark the player who went out" in page
+    assert 'id="settle" disabled' in page and "Mark who went out" in page
     assert _mark_out(client, token, number, 0).headers["Location"].endswith(f"/r/{number}")
     assert enter_rows(client, token, number, 1, "2s kd 5c").status_code == 303  # any spelling scoring reads
     assert enter_rows(client, token, number, 2, CY_LEFT.replace(" ", ", ")).status_code == 303
@@ -279,7 +279,7 @@ def test_low_confidence_cards_are_flagged_on_the_review(client, monkeypatch):
         "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")}, content_type="multipart/form-data")
     page = client.get(f"/g/{token}/r/{number}/p/1").get_data(as_text=True)
     assert "KD was read with low confidence (31%)." in page and "2S was seen 2 times far apart" in page
-    assert 'class="card red low fix" data-row="cards" data-index="1" data-code="KD"' in page
+    assert 'class="card red unsure fix" data-row="cards" data-index="1" data-code="KD"' in page
     assert "2 cards read" in page and "2 cards left" in page
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)

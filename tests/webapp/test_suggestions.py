@@ -98,5 +98,5 @@ def test_a_card_the_second_look_doubts_is_marked_and_offers_its_code_first(clien
     guesses = _next_guesses(page)
     assert guesses["KS"] == "KD KC"  # the second look's code first, once
     assert guesses["9H"] == ""  # `none` is no card to offer
-    marked = set(re.findall(r'class="card[^"]* low fix" data-row="\w+" data-index="\d+" data-code="(\w+)"', page))
+    marked = set(re.findall(r'class="card[^"]*\bunsure\b[^"]* fix" data-row="\w+" data-index="\d+" data-code="(\w+)"', page))
     assert marked == {"KS", "9H"}  # read surely, but doubted: marked for a look like low-confidence cards
