@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# One detector step on a lent GPU machine (the `device` tool; models/in-training/README.md says when and how).
+# One detector step on a lent GPU machine (the `device` tool; docs/training.md says when and how).
 # That machine has torch but no ultralytics, no card decks and no network, and a call may carry 64 MiB, so it
 # gets (in .devcarry/, ignored by git): ultralytics' wheels, the rendered deck faces re-encoded as WebP, and a
-# val tile set. It renders fresh photo tiles there with all its cores, trains from models/in-training/detector.pt
+# val tile set. It renders fresh photo tiles there with all its cores, trains from models/cards.pt (the shipped detector)
 # for a fixed time and writes the stripped weights, results.csv and the log to $OUT.
 # Usage there: bash scripts/device_detector_step.sh SEED TILES TRAIN_HOURS [extra train_detector args...]
 # (SYNTH_ARGS, e.g. "--photo-kinds rows=2,hand=1", goes to the tile rendering; RENDER_SECONDS caps it, default 150.
-# INIT: the weights to start from, default models/in-training/detector.pt; INIT= (empty) trains from scratch, e.g.
+# INIT: the weights to start from, default models/cards.pt; INIT= (empty) trains from scratch, e.g.
 # with "--model yolo26n-p2.yaml" among the extra args. TRANSFER=WEIGHTS instead builds --model from its yaml and starts
-# it from the tensors of WEIGHTS whose names and shapes match, e.g. TRANSFER=models/in-training/detector.pt with
+# it from the tensors of WEIGHTS whose names and shapes match, e.g. TRANSFER=models/cards.pt with
 # "--model yolo26n-p2.yaml": YOLO11n's trained backbone under a new stride-4 head.)
 set -uo pipefail
 seed=${1:?seed}; tiles=${2:?tiles}; hours=${3:?hours}; shift 3
@@ -68,7 +68,7 @@ PY
   done ) &
 watcher=$!
 # --time bounds the run: ultralytics refits the epoch count (and the lr schedule) to it after the first epoch.
-init=${INIT-models/in-training/detector.pt}
+init=${INIT-models/cards.pt}
 transfer=${TRANSFER:-}
 [ -n "$transfer" ] && init=
 $py -m vision.training.train_detector --data /tmp/data.yaml ${init:+--init "$init"} ${transfer:+--transfer-from "$transfer"} \

@@ -15,6 +15,6 @@ synth synth-v5 --parts photos --photos 300 --seed 4
 synth synth-4c-v1 --parts photos --photos 300 --four-colour 1 --seed 4
 synth synth-real-v2 --parts photos --photos 300 --val-decks real_webcam,real_phone --seed 4
 synth synth-real-4c-v1 --parts photos --photos 300 --four-colour 1 --val-decks real_webcam,real_phone --seed 4
-if [ -n "${TILES:-}" ]; then  # the detector's val tiles (models/in-training/README.md, row 5)
+if [ -n "${TILES:-}" ]; then  # the detector's val tiles (step 5 of the detector run: docs/training.md)
     synth phototiles-v7 --seed 37 --parts phototiles --photo-tiles 10200 --val-fraction 0.0588 --tile-blur 0.35
 fi
