@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make the evaluation sets again where /work/data lost them (the commands and seeds of docs/synth.md; a set already
+# Make the evaluation sets again where /work/data lost them (the commands and seeds of docs/training.md; a set already
 # there is kept). Session 49, on an idle 2-core machine after the deck cache: synth-v5 photos 67 s, synth-4c-v1 69 s,
 # synth-real-v2 142 s, synth-real-4c-v1 130 s, synth-v2's scenes 21 s; the v7 detector tiles ~10 min (TILES=1).
 # The deck cache (CACHE, default DATA/deck-cache; ~7 min) is rendered on first use. Usage: bash scripts/eval_data.sh

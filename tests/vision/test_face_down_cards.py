@@ -2,7 +2,7 @@
 
 Backs are the installed decks' own (SVG element `back`), laid at random angles on a table, alone and beside a
 rendered 3/5/5 layout. Measured in session 45 on 48 photos of eleven decks' backs: no card named
-(docs/measurements.md)."""
+(`git show 538d56c:docs/measurements.md`, session 45)."""
 from __future__ import annotations
 
 import json

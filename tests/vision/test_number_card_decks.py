@@ -82,5 +82,5 @@ def test_detector_box_crops_skip_boxes_on_indices_a_deck_cannot_teach(monkeypatc
 
 
 def test_guyenne_classic_stays_out_for_printing_a_val_decks_number_cards():
-    # its number cards are paris's own drawings (normalised cross-correlation 1.000; docs/synth.md "Decks")
+    # its number cards are paris's own drawings (normalised cross-correlation 1.000; git show 538d56c:docs/synth.md, "Decks")
     assert "guyenne-classic" not in decks.DECKS_BY_NAME

@@ -1,4 +1,4 @@
-"""A classifier's partner (vision.classifier, docs/reader-decisions.md "partner classifier"): its probabilities are
+"""A classifier's partner (vision.classifier, docs/reader.md; the measurements in CHANGELOG.md): its probabilities are
 averaged with the classifier's on every crop, and the reader loads it from the models folder where it is shipped."""
 from __future__ import annotations
 
