@@ -5,6 +5,7 @@ import csv
 import io
 import re
 from typing import Any
+from urllib.parse import quote
 
 from webapp.games import as_fraction, game_json, standings
 from webapp.models import Game, Round
@@ -42,8 +43,36 @@ class _SafeWriter:
 
 
 def game_export(game: Game, rounds: list[Round]) -> dict[str, Any]:
+    from webapp.db import get_session
+    from webapp.settle_up import payments_of, public, settle_up
+
     return {"game": game_json(game), "rounds": [round_json(r) for r in rounds],
-            "standings": standings(game, rounds)}
+            "standings": standings(game, rounds),
+            "settle_up": public(settle_up(game, rounds, payments_of(get_session(), game)))}
+
+
+def download_name(game: Game, part: str, extension: str) -> str:
+    """'Friday night-2026-12-01.csv': the game's title (letters, digits, - and _ only; any script) and the day
+    it was made, so downloads from several games do not all read game-1.csv."""
+    title = re.sub(r"[^\w-]+", "-", game.title, flags=re.UNICODE).strip("-_")[:60] or "game"
+    return "-".join(filter(None, (title, part, game.created_at.date().isoformat()))) + "." + extension
+
+
+def download_headers(game: Game, part: str, extension: str) -> dict[str, str]:
+    """Content-Disposition with an ASCII name for old clients and the full UTF-8 name (RFC 6266) for the rest."""
+    name = download_name(game, part, extension)
+    fallback = re.sub(r"-{2,}", "-", re.sub(r"[^A-Za-z0-9._-]+", "", name)).lstrip("-.") or f"game.{extension}"
+    return {"Content-Disposition": f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(name)}"}
+
+
+def settle_up_csv(rows: list[dict[str, Any]]) -> str:
+    """The settle-up as a spreadsheet: from, to, amount, paid (yes or blank)."""
+    out = io.StringIO()
+    writer = _SafeWriter(out)
+    writer.writerow(["from", "to", "amount", "paid"])
+    for row in rows:
+        writer.writerow([row["from"], row["to"], row["amount"], "yes" if row["paid"] else ""])
+    return out.getvalue()
 
 
 def game_csv(game: Game, rounds: list[Round]) -> str:

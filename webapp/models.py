@@ -203,3 +203,17 @@ class PinThrottle(Base):
     failures: Mapped[int] = mapped_column(default=0)
     last_failure: Mapped[float] = mapped_column(Float, default=0.0)
     locked_until: Mapped[float] = mapped_column(Float, default=0.0)
+
+
+class SettlePayment(Base):
+    """A settle-up transfer marked paid ("Bob paid Ann 15"), for the whole game or a range of rounds."""
+
+    __tablename__ = "settle_payments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    scope: Mapped[str] = mapped_column(String(32), default="all")  # "all" or "<first>-<last>" round numbers
+    payer: Mapped[str] = mapped_column(String(40))
+    payee: Mapped[str] = mapped_column(String(40))
+    amount: Mapped[str] = mapped_column(String(64))  # exact decimal or fraction text, as settle-up showed it
+    paid_at: Mapped[datetime] = mapped_column(default=utcnow)

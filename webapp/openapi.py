@@ -184,12 +184,19 @@ def _components() -> dict[str, Any]:
             "rotate_banker": {"type": "boolean"}, "pin": {"type": "boolean", "description": "Has a PIN"},
             "created_at": {"type": "string"}}},
         "GameDetail": {"allOf": [{"$ref": "#/components/schemas/Game"}, {
-            "type": "object", "required": ["rounds", "standings"], "properties": {
+            "type": "object", "required": ["rounds", "standings", "settle_up"], "properties": {
                 "rounds": {"type": "array", "items": {
                     "type": "object", "required": ["number", "status"], "properties": {
                         "number": {"type": "integer"}, "status": {"enum": ["open", "settled"]},
                         "banker": {"type": ["string", "null"]}, "net": {"type": ["object", "null"]}}}},
-                "standings": {"$ref": "#/components/schemas/Standings"}}}]},
+                "standings": {"$ref": "#/components/schemas/Standings"},
+                "settle_up": {"$ref": "#/components/schemas/SettleUp"}}}]},
+        "SettleUp": {"type": "array", "description": "Who pays whom for the whole game: the transfers marked paid, "
+                     "then the fewest transfers settling the rest (exact amounts as text)", "items": {
+            "type": "object", "required": ["from", "to", "amount", "paid"], "additionalProperties": False,
+            "properties": {"from": {"type": "string"}, "to": {"type": "string"},
+                           "amount": {"type": "string", "description": "\"15\", \"1.5\" or \"2/3 (≈0.67)\""},
+                           "paid": {"type": "boolean"}}}},
         "Standings": {"type": "object", "required": ["players", "points", "money", "series"], "properties": {
             "players": {"type": "array", "items": {"type": "string"}}, "points": {"type": "object"},
             "money": {"type": "object"}, "series": {"type": "array"}}},
@@ -248,9 +255,10 @@ def openapi_document(server_url: str) -> dict[str, Any]:
                                                        "headers": ETAG_HEADER},
                                                **NOT_MODIFIED, **FAIL}, GAME_PARAMS + [IF_NONE_MATCH])},
             "/api/games/{token}/export": {"get": _op("Everything about a game as JSON", {"200": _json({
-                "type": "object", "required": ["game", "rounds", "standings"], "properties": {
+                "type": "object", "required": ["game", "rounds", "standings", "settle_up"], "properties": {
                     "game": {"$ref": "#/components/schemas/Game"}, "rounds": {"type": "array", "items": ROUND},
-                    "standings": {"$ref": "#/components/schemas/Standings"}}}), **FAIL}, GAME_PARAMS)},
+                    "standings": {"$ref": "#/components/schemas/Standings"},
+                    "settle_up": {"$ref": "#/components/schemas/SettleUp"}}}), **FAIL}, GAME_PARAMS)},
             "/api/games/{token}/rounds": {"post": _op(
                 "New round (Idempotency-Key header: same key, same round); optional hands and settle",
                 {"201": _json(ROUND, "Created"), "200": _json(ROUND, "Already created with this key"), **FAIL},

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from webapp.models import Game, Round
+from webapp.models import Game, Round, SettlePayment
 from webapp.rounds.errors import RoundError
 
 SOMEONE = "Someone"  # the actor of a change when the device chose no name
@@ -48,7 +48,9 @@ def current_etag(session: Session, game: Game, number: int) -> str | None:
 
 _PEEK_ROUND = ("SELECT g.pin_hash, r.id, r.version FROM games g JOIN rounds r ON r.game_id = g.id "
                "WHERE g.token = {token} AND r.number = {number}")
-_PEEK_GAME = ("SELECT g.pin_hash, g.id, count(r.id), coalesce(sum(r.version), 0) FROM games g "
+_PEEK_GAME = ("SELECT g.pin_hash, g.id, count(r.id), coalesce(sum(r.version), 0), "
+              "(SELECT count(p.id) FROM settle_payments p WHERE p.game_id = g.id), "
+              "(SELECT coalesce(max(p.id), 0) FROM settle_payments p WHERE p.game_id = g.id) FROM games g "
               "LEFT JOIN rounds r ON r.game_id = g.id WHERE g.token = {token} GROUP BY g.id, g.pin_hash")
 
 
@@ -72,15 +74,18 @@ def peek_etag(engine: Engine, token: str, number: int | None = None) -> tuple[st
     if row is None:
         return None
     if number is None:
-        return row[0], f'"g{row[1]}-{row[2]}-{row[3]}"'
+        return row[0], f'"g{row[1]}-{row[2]}-{row[3]}-p{row[4]}-{row[5]}"'
     return row[0], f'"{row[1]}-{row[2]}"'
 
 
 def game_etag(session: Session, game: Game) -> str:
-    """The game's ETag: changes when any of its rounds changes (versions only grow) or a round is added."""
+    """The game's ETag: changes when any of its rounds changes (versions only grow) or a round is added, and
+    when a settle-up payment is marked or unmarked (ids only grow, so count and newest id tell every change)."""
     count, total = session.execute(select(func.count(Round.id), func.coalesce(func.sum(Round.version), 0))
                                    .where(Round.game_id == game.id)).one()
-    return f'"g{game.id}-{count}-{total}"'
+    paid, newest = session.execute(select(func.count(SettlePayment.id), func.coalesce(func.max(SettlePayment.id), 0))
+                                   .where(SettlePayment.game_id == game.id)).one()
+    return f'"g{game.id}-{count}-{total}-p{paid}-{newest}"'
 
 
 def if_none_match(header: str | None, tag: str) -> bool:

@@ -575,3 +575,22 @@ function initShare() {
 document.addEventListener("DOMContentLoaded", function () {
   initLive(); initUploads(); initPresetForm(); initOverlay(); initPicker(); initCamera(); initShare();
 });
+
+// ---- share: copy the game's link, or hand it to the phone's share sheet where the browser has one ----------
+function initShareButtons() {
+  var url = $("#share-url"), copy = $("#share-copy"), send = $("#share-native");
+  if (!url) return;
+  if (copy) copy.addEventListener("click", function () {
+    var done = function () { copy.textContent = copy.dataset.done; };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(url.value).then(done, function () { url.select(); document.execCommand("copy"); done(); });
+    } else { url.select(); document.execCommand("copy"); done(); }
+  });
+  if (send && navigator.share) {
+    send.hidden = false;
+    send.addEventListener("click", function () {
+      navigator.share({ title: send.dataset.title, url: url.value }).catch(function () { /* dismissed */ });
+    });
+  }
+}
+document.addEventListener("DOMContentLoaded", initShareButtons);

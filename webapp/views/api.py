@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, session, url_for
 from sqlalchemy import select
 
-from webapp import access, reader, rounds, rules
+from webapp import access, reader, rounds, rules, settle_up
 from webapp.db import get_engine, get_session
 from webapp.export import game_export
 from webapp.games import SettingsInvalid, create_game, game_json, settings_from_json, standings
@@ -147,6 +147,7 @@ def get_game(token: str):  # type: ignore[no-untyped-def]
                     "net": (r.settlement or {}).get("net") if r.status == "settled" else None}
                    for r in all_rounds],
         "standings": standings(game, all_rounds),
+        "settle_up": settle_up.public(settle_up.settle_up(game, all_rounds, settle_up.payments_of(get_session(), game))),
     })
     response.headers["ETag"] = tag
     return response

@@ -4,14 +4,16 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, session, url_for
 
 from webapp import access, rounds as round_ops, rules
 from webapp.chart import standings_chart
 from webapp.db import get_session
-from webapp.export import game_csv, game_export
+from webapp.export import download_headers, game_csv, game_export, settle_up_csv
 from webapp.games import SettingsInvalid, create_game, settings_from_form, standings
 from webapp.models import CHINESE_POKER, GAME_TYPES
+from webapp.settle_up import Scope, payments_of, record_payment, settle_up, undo_payment
+from webapp.share import qr_png
 
 bp = Blueprint("games", __name__)
 
@@ -76,12 +78,60 @@ def show(token: str):  # type: ignore[no-untyped-def]
     access.remember_game(game.token)
     rounds = list(game.rounds)
     table = standings(game, rounds)
+    newest = max((r.number for r in rounds), default=0)
+    scope = Scope.parse(request.args.get("from"), request.args.get("to"), newest)
     return render_template(
         "game.html", game=game, rounds=rounds, standings=table,
         chart=standings_chart(table["players"], table["series"]),
         create_key=secrets.token_urlsafe(16), share_url=url_for("games.show", token=token, _external=True),
         me=(session.get("me") or {}).get(token), game_etag=round_ops.game_etag(get_session(), game),
+        scope=scope, newest=newest,
+        settle_up=settle_up(game, rounds, payments_of(get_session(), game), scope),
     )
+
+
+def _back_to_settle_up(token: str, scope: Scope):  # type: ignore[no-untyped-def]
+    args = {} if scope.first is None else {"from": scope.first, "to": scope.last}
+    return redirect(url_for("games.show", token=token, **args) + "#settle-up", 303)
+
+
+@bp.post("/g/<token>/settle-up/paid")
+def mark_paid(token: str):  # type: ignore[no-untyped-def]
+    """Record one transfer of the settle-up as paid; sent twice (a reconnect), the second finds it paid already."""
+    game = access.game_or_404(token)
+    scope = Scope.from_key(request.form.get("scope", ""))
+    if scope is None:
+        abort(400, description="The settle-up's rounds are not given as 'all' or 'first-last'.")
+    message = record_payment(get_session(), game, scope, request.form.get("from", ""),
+                             request.form.get("to", ""), request.form.get("amount", ""))
+    if message:
+        flash(message, "info")
+    return _back_to_settle_up(token, scope)
+
+
+@bp.post("/g/<token>/settle-up/unpaid")
+def mark_unpaid(token: str):  # type: ignore[no-untyped-def]
+    """Take back a "paid" mark (a mistap): the transfer is owed again."""
+    game = access.game_or_404(token)
+    scope = undo_payment(get_session(), game, request.form.get("payment", ""))
+    return _back_to_settle_up(token, scope or Scope())
+
+
+@bp.get("/g/<token>/settle-up.csv")
+def settle_up_export(token: str):  # type: ignore[no-untyped-def]
+    game = access.game_or_404(token)
+    rounds = list(game.rounds)
+    scope = Scope.parse(request.args.get("from"), request.args.get("to"), max((r.number for r in rounds), default=0))
+    rows = settle_up(game, rounds, payments_of(get_session(), game), scope)
+    return Response(settle_up_csv(rows), mimetype="text/csv", headers=download_headers(game, "settle-up", "csv"))
+
+
+@bp.get("/g/<token>/qr.png")
+def qr(token: str):  # type: ignore[no-untyped-def]
+    """The game's link as a QR code, for the other phones at the table to scan."""
+    game = access.game_or_404(token)
+    body = qr_png(url_for("games.show", token=game.token, _external=True))
+    return Response(body, mimetype="image/png", headers={"Cache-Control": "private, max-age=86400"})
 
 
 @bp.post("/g/<token>/me")
@@ -105,12 +155,11 @@ def me(token: str):  # type: ignore[no-untyped-def]
 def export_json(token: str):  # type: ignore[no-untyped-def]
     game = access.game_or_404(token)
     body = json.dumps(game_export(game, list(game.rounds)), ensure_ascii=False, indent=2)
-    return Response(body, mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="game-{game.id}.json"'})
+    return Response(body, mimetype="application/json", headers=download_headers(game, "", "json"))
 
 
 @bp.get("/g/<token>/export.csv")
 def export_csv(token: str):  # type: ignore[no-untyped-def]
     game = access.game_or_404(token)
     return Response(game_csv(game, list(game.rounds)), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="game-{game.id}.csv"'})
+                    headers=download_headers(game, "", "csv"))

@@ -1,0 +1,130 @@
+"""What score-keeping apps give a table (issue 69), on a phone-sized Chromium: settle-up with "mark paid", the
+game link's QR code (decoded with OpenCV), copy and the share sheet. Screenshots go to
+$TEST_ARTEFACTS/conveniences (default /tmp/test-artefacts/conveniences)."""
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from test_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, live_server  # noqa: F401 - fixture
+from webapp_testkit import ANN, BOB, CY, DEE
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
+
+ARTEFACTS = Path(os.environ.get("TEST_ARTEFACTS", "/tmp/test-artefacts")) / "conveniences"
+
+
+def shot(page, name: str, full_page: bool = True) -> None:
+    """The whole page from the top (a sticky header would otherwise be drawn mid-page), or what the screen shows."""
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    if full_page:
+        page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=full_page)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    yield tab
+    context.close()
+
+
+def played_game(page, server: str, rounds: int = 2) -> str:
+    """A four-player game with an Ann-Bob stake of 2 and `rounds` settled rounds (made through the API); its token."""
+    made = page.request.post(f"{server}/api/games", data={
+        "players": ["Ann", "Bob", "Cy", "Dee"], "rules": "2-4", "title": "Friday night",
+        "pair_stakes": [{"players": ["Ann", "Bob"], "per_point": "2"}]})
+    token = made.json()["token"]
+    hands = [{"Ann": ANN, "Bob": BOB, "Cy": CY, "Dee": DEE}, {"Ann": BOB, "Bob": ANN, "Cy": DEE, "Dee": CY}]
+    for number in range(rounds):
+        settled = page.request.post(f"{server}/api/games/{token}/rounds", data={"hands": hands[number % 2],
+                                                                                 "settle": True})
+        assert settled.status == 201
+    return token
+
+
+def test_settle_up_lists_the_fewest_transfers_and_marks_one_paid(live_server, phone):  # noqa: F811
+    token = played_game(phone, live_server)
+    money: dict[str, Fraction] = {}
+    for number in (1, 2):
+        for name, value in phone.request.get(f"{live_server}/api/games/{token}/rounds/{number}").json()[
+                "settlement"]["money"].items():
+            money[name] = money.get(name, Fraction(0)) + Fraction(str(value))
+    phone.goto(f"{live_server}/g/{token}")
+    rows = phone.locator("#settle-up-list li")
+    assert rows.count() == len(phone.request.get(f"{live_server}/api/games/{token}").json()["settle_up"])
+    for i in range(rows.count()):  # what the page shows squares everyone's money
+        who = rows.nth(i).locator(".who strong").all_inner_texts()
+        amount = Fraction(rows.nth(i).locator(".amount").inner_text().split(" ")[0])
+        money[who[0]] += amount
+        money[who[1]] -= amount
+    assert set(money.values()) == {0}
+    phone.locator("#settle-up").scroll_into_view_if_needed()
+    shot(phone, "01-settle-up")
+    first_payer = rows.nth(0).locator(".who strong").first.inner_text()
+    with phone.expect_navigation():
+        rows.nth(0).locator("button.mark-paid").tap()
+    paid = phone.locator("#settle-up-list li.paid")
+    assert paid.count() == 1 and paid.locator(".who strong").first.inner_text() == first_payer
+    assert [t["paid"] for t in phone.request.get(f"{live_server}/api/games/{token}").json()["settle_up"]].count(True) == 1
+    box = phone.locator("button.mark-paid").first.bounding_box()
+    assert box["height"] >= 44  # a thumb's tap target
+    shot(phone, "02-settle-up-one-paid")
+    # Round 2 alone: its own transfers, none paid yet.
+    phone.fill("#settle-up-range input[name=from]", "2")
+    with phone.expect_navigation():
+        phone.locator("#settle-up-range button").tap()
+    assert "Rounds 2–2" in phone.locator("#settle-up").inner_text()
+    assert phone.locator("#settle-up-list li.paid").count() == 0
+    shot(phone, "03-settle-up-round-2")
+
+
+def test_the_qr_code_on_the_game_page_decodes_to_its_link(live_server, phone):  # noqa: F811
+    token = played_game(phone, live_server, rounds=0)
+    phone.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    phone.goto(f"{live_server}/g/{token}")
+    phone.locator("#share summary").tap()
+    qr = phone.locator("#share-qr")
+    qr.scroll_into_view_if_needed()
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    shot(phone, "04-share-qr", full_page=False)
+    image = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    link = phone.locator("#share-url").input_value()
+    assert text == link == f"{live_server}/g/{token}"
+    phone.locator("#share-copy").tap()
+    assert phone.evaluate("navigator.clipboard.readText()") == link
+    assert phone.locator("#share-copy").inner_text() == "Copied"
+    # Desktop-Linux Chromium has no share sheet: its button stays hidden rather than failing when tapped.
+    assert phone.locator("#share-native").is_hidden() == (not phone.evaluate("!!navigator.share"))
+
+
+def test_the_share_button_hands_the_link_to_the_system_sheet(live_server, browser):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    # A phone's browser has navigator.share; this one records what it was given.
+    context.add_init_script("navigator.share = function (data) { window.shared = data; return Promise.resolve(); };")
+    page = context.new_page()
+    try:
+        token = played_game(page, live_server, rounds=0)
+        page.goto(f"{live_server}/g/{token}")
+        page.locator("#share summary").tap()
+        page.locator("#share-native").tap()
+        assert page.evaluate("window.shared") == {"title": "Friday night", "url": f"{live_server}/g/{token}"}
+    finally:
+        context.close()
