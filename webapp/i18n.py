@@ -182,6 +182,26 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "banks_next": ("Banks next round", "下一局莊家", "下一局庄家"),
     "updated": ("Updated", "已更新", "已更新"),
     "someone": ("Someone", "有人", "有人"),
+    # Settle-up, sharing (issue 69)
+    "settle_up": ("Settle up", "結算找數", "结算找数"),
+    "settle_up_all": ("Whole game", "全局", "全局"),
+    "settle_up_range": ("Rounds {first}–{last}", "第 {first}–{last} 局", "第 {first}–{last} 局"),
+    "settle_up_help": ("the fewest payments that square everyone", "最少轉賬次數，人人找清",
+                       "最少转账次数，人人找清"),
+    "settle_up_none": ("Nobody owes anything.", "沒有人欠錢。", "没有人欠钱。"),
+    "settle_up_csv": ("Download the settle-up (CSV)", "下載結算（CSV）", "下载结算（CSV）"),
+    "mark_paid": ("Mark paid", "標記已付", "标记已付"),
+    "paid": ("Paid", "已付", "已付"),
+    "paid_undo": ("Paid — tap to take the mark back", "已付——點一下取消標記", "已付——点一下取消标记"),
+    "rounds_from": ("From round", "由第幾局", "由第几局"),
+    "rounds_to": ("to", "至", "至"),
+    "show": ("Show", "顯示", "显示"),
+    "share_qr_alt": ("QR code of this game's link", "此牌局連結的二維碼", "此牌局链接的二维码"),
+    "share_qr_help": ("Scan it with another phone's camera to open this game.", "用另一部手機的相機掃描即可打開此牌局。",
+                      "用另一部手机的相机扫描即可打开此牌局。"),
+    "share_copy": ("Copy link", "複製連結", "复制链接"),
+    "share_copied": ("Copied", "已複製", "已复制"),
+    "share_send": ("Share…", "分享…", "分享…"),
 }
 
 # Review warnings (English wording in webapp.rounds.WARNING_TEXT): Traditional, Simplified.
