@@ -62,33 +62,36 @@ def _bonuses(rules: Rules, base, royalty, wins, losses, foul: bool):
     return core, extra, scooper
 
 
-def _rows_against(rules: Rules, mine: np.ndarray, my_values: np.ndarray, theirs: tuple, their_values: tuple,
-                  banker_sign: int):
-    """The pair of a candidate's rows (``mine``, (n, 3)) against an opponent's laid rows, from my view."""
-    theirs_arr = np.asarray(theirs, dtype=np.int64)
-    if rules.banker_top_card_ties and banker_sign:
-        results = np.sign((mine >> 16) - (theirs_arr >> 16))
-        results[results == 0] = banker_sign
+def _rows_against(rules: Rules, mine: list[np.ndarray], my_values: list[np.ndarray], theirs: tuple,
+                  their_values: tuple, banker_sign: int):
+    """The pair of candidates' rows (``mine``: one strength array per row) against an opponent's laid
+    rows, from my view: (core, extra, scooper, whether any row tied)."""
+    results = []
+    for row in range(3):
+        if rules.banker_top_card_ties and banker_sign:
+            result = np.sign((mine[row] >> 16) - (theirs[row] >> 16))
+            result[result == 0] = banker_sign
+        else:
+            result = np.sign(mine[row] - theirs[row])
+        results.append(result)
+    base = results[0] + results[1] + results[2]
+    if rules.royalties_always:   # a decided row pays 1; each side's royalties are paid whatever happens
+        royalty = (my_values[0] + my_values[1] + my_values[2] - 3) - (sum(their_values) - 3)
     else:
-        results = np.sign(mine - theirs_arr)
-    their_arr = np.asarray(their_values, dtype=np.int64)
-    if rules.royalties_always:
-        points = (results != 0).astype(np.int64)
-    else:
-        points = np.where(results > 0, my_values, np.where(results < 0, their_arr, 0))
-    base = results.sum(axis=1)
-    royalty = (results * points).sum(axis=1) - base
-    if rules.royalties_always:
-        royalty = royalty + (my_values.sum(axis=1) - 3) - (their_arr.sum() - 3)
-    wins, losses = (results > 0).sum(axis=1), (results < 0).sum(axis=1)
+        rows_total = sum(np.where(result > 0, my_values[row], np.where(result < 0, -their_values[row], 0))
+                         for row, result in enumerate(results))
+        royalty = rows_total - base
+    wins = (results[0] > 0).astype(np.int64) + (results[1] > 0) + (results[2] > 0)
+    losses = (results[0] < 0).astype(np.int64) + (results[1] < 0) + (results[2] < 0)
     core, extra, scooper = _bonuses(rules, base, royalty, wins, losses, False)
-    return core, extra, scooper, results
+    tied = (results[0] == 0) | (results[1] == 0) | (results[2] == 0)
+    return core, extra, scooper, tied
 
 
-def _against_fouled(rules: Rules, my_values: np.ndarray):
+def _against_fouled(rules: Rules, my_values: list[np.ndarray]):
     """My pair with a fouled opponent (scoring.pairs._foul_pair, I win it)."""
-    count = len(my_values)
-    royalty = my_values.sum(axis=1) - 3
+    count = len(my_values[0])
+    royalty = my_values[0] + my_values[1] + my_values[2] - 3
     return _bonuses(rules, np.full(count, 3), royalty, np.full(count, 3), np.zeros(count, dtype=np.int64), True)
 
 
@@ -123,9 +126,8 @@ def _split_nets(rules: Rules, names: list[str], banker: Optional[str], hands: di
     cards = np.array(hands[player].cards, dtype=np.int64)
     three, five = subset_strengths(cards, rules.wheel_second)
     front, middle, back = _candidates(three, five, rules.strict_order)
-    mine = np.stack((three[front], five[middle], five[back]), axis=1)               # (n, 3)
-    my_values = np.stack([np.asarray(rules.row_values[row], dtype=np.int64)[mine[:, row] >> 20]
-                          for row in range(3)], axis=1)
+    mine = [three[front], five[middle], five[back]]
+    my_values = [np.asarray(rules.row_values[row], dtype=np.int64)[mine[row] >> 20] for row in range(3)]
     count = len(front)
     sample_state = player_state(player, _rows_hand(cards, (front[0], middle[0], back[0])), rules)
     if banker is not None:
@@ -149,11 +151,11 @@ def _split_nets(rules: Rules, names: list[str], banker: Optional[str], hands: di
         their = states[other]
         banker_sign = 1 if player == banker else -1 if other == banker else 0
         if their.status == ROWS_PLAYED:
-            core, extra, scooper, results = _rows_against(rules, mine, my_values, their.strengths, their.values,
-                                                          banker_sign)
+            core, extra, scooper, tied = _rows_against(rules, mine, my_values, their.strengths, their.values,
+                                                       banker_sign)
             outcome = "rows"
             if rules.suit_rank is not None:
-                ties_to_settle |= (results == 0).any(axis=1)
+                ties_to_settle |= tied
         elif their.status == FOULED:
             core, extra, scooper = _against_fouled(rules, my_values)
             outcome = "foul"
@@ -180,7 +182,7 @@ def _split_nets(rules: Rules, names: list[str], banker: Optional[str], hands: di
     for number, (first, second) in enumerate(seats):
         if me in (first, second):
             net += (pairs.core[number] + pairs.extra[number]) * (1 if first == me else -1)
-    return front, middle, back, mine.T, net
+    return front, middle, back, np.stack(mine), net
 
 
 def _home_runs(rules: Rules, names: list[str], states: dict, player: str, pairs: _Pairs, count: int) -> None:
