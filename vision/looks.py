@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,6 +15,9 @@ from vision.crops import CLASS_NAMES, NONE_CLASS
 from vision.detector import STRIDE, IndexDetector
 from vision.scales import fuse_sizes
 from vision.zoom import layout_region, zoomed_region
+
+if TYPE_CHECKING:
+    from vision.reader_config import ReaderConfig
 
 NONE_INDEX = CLASS_NAMES.index(NONE_CLASS)
 
@@ -56,20 +60,16 @@ NONE_SURE_PROBABILITY = 0.7
 class IndexLooks:
     """The looks of one detector and classifier; safe to use from several threads (it keeps no state per read)."""
 
-    def __init__(self, detector: IndexDetector, classifier: IndexClassifier, *,
-                 detection_sizes: tuple[int, ...] = DETECTION_SIZES,
-                 score_threshold: float = DETECTOR_SCORE_THRESHOLD, faint_box_score: float = FAINT_BOX_SCORE,
-                 faint_box_min_probability: float = FAINT_BOX_MIN_PROBABILITY, min_card_confidence: float,
-                 unnamed_box_score: float = UNNAMED_BOX_SCORE, none_sure_probability: float = NONE_SURE_PROBABILITY):
+    def __init__(self, detector: IndexDetector, classifier: IndexClassifier, config: ReaderConfig):
         self.detector = detector
         self.classifier = classifier
-        self.detection_sizes = detection_sizes
-        self.score_threshold = score_threshold
-        self.faint_box_score = min(faint_box_score, score_threshold)
-        self.faint_box_min_probability = faint_box_min_probability
-        self.min_card_confidence = min_card_confidence
-        self.unnamed_box_score = unnamed_box_score
-        self.none_sure_probability = none_sure_probability
+        self.detection_sizes = config.detection_sizes
+        self.score_threshold = config.score_threshold
+        self.faint_box_score = min(config.faint_box_score, config.score_threshold)
+        self.faint_box_min_probability = config.faint_box_min_probability
+        self.min_card_confidence = config.min_card_confidence
+        self.unnamed_box_score = config.unnamed_box_score
+        self.none_sure_probability = config.none_sure_probability
 
     def count_sure(self, cards: list[Card]) -> int:
         """How many of the cards are named at least as surely as the unsure threshold."""

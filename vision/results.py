@@ -26,10 +26,6 @@ EDGE_MARGIN_PX = 1.0
 # rather than left with holes to type in [unsure]. 0.3 until session 55: the classifier and its partner name a
 # half-covered card lower than either alone, and every filler is warned, so a lower floor costs no silent read.
 FILL_MIN_CONFIDENCE = 0.2
-# The reads a photo may be given after its first one (vision.reader), in their order
-BALANCED_READ, TWO_COLOUR_READ = "balanced read", "two-colour read"
-SHARPENED_READ, STRETCHED_READ = "sharpened read", "stretched read"
-SECOND_READS = (BALANCED_READ, TWO_COLOUR_READ, SHARPENED_READ, STRETCHED_READ)
 
 
 @dataclass
@@ -44,7 +40,7 @@ class ReadResult:
     detection_size: int = 0
     # every classified index before unsure cards were left out, in working-image pixels (for evaluation)
     readings: list[IndexReading] = field(default_factory=list)
-    # the second reads (SECOND_READS) whose result this is; those tried have their time in timings_ms
+    # the second reads (vision.reader.SECOND_READS) whose result this is; those tried have their time in timings_ms
     kept_reads: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:

@@ -12,6 +12,7 @@ from vision.decode import decode_photo
 from vision.messages import BLURRED_WARNING, NO_CARDS_WARNING
 from vision.motion import MotionLine
 from vision.looks import DETECTION_SIZES, LARGER_DETECTION_SIZE
+from vision.passes import Photo, two_colour
 from vision.reader import CardReader
 from vision.sharpness import BLURRED_BELOW, crop_sharpness
 
@@ -760,7 +761,7 @@ def blurred_photo_restored(monkeypatch):
     rows = deal(14)
     image, _ = render(rows)
     sharp = decode_photo(jpeg(image)).image
-    monkeypatch.setattr("vision.reader.restored", lambda picture, line: sharp)
+    monkeypatch.setattr("vision.passes.sharpened.restored", lambda picture, line: sharp)
     return rows, jpeg(cv2.GaussianBlur(image, (0, 0), 6))
 
 
@@ -812,7 +813,7 @@ def test_a_photo_whose_indices_pass_but_that_shows_a_moved_camera_is_called_blur
     image, _ = render(rows)
     photo = jpeg(image)  # sharp indices: the sharpness measure alone passes it
     restored_with = []
-    monkeypatch.setattr("vision.reader.restored", lambda picture, line: restored_with.append(line) or picture)
+    monkeypatch.setattr("vision.passes.sharpened.restored", lambda picture, line: restored_with.append(line) or picture)
     monkeypatch.setattr("vision.reader.motion_line", lambda picture: None)
     still = CardReader(detector=MarkerDetector(), classifier=SureWhenSharp()).read(photo)
     assert _said_blurred(still) == [] and restored_with == []
@@ -827,7 +828,7 @@ def test_a_photo_whose_indices_pass_but_that_shows_a_moved_camera_is_called_blur
 def test_a_photo_showing_a_moved_camera_gets_its_second_look_only_in_the_restored_read(monkeypatch):
     rows = deal(14)
     image, _ = render(rows)
-    monkeypatch.setattr("vision.reader.restored", lambda picture, line: picture)
+    monkeypatch.setattr("vision.passes.sharpened.restored", lambda picture, line: picture)
     monkeypatch.setattr("vision.reader.motion_line", lambda picture: None)
     detector = BlindToTheRightBelowTheLargerSize()
     still = CardReader(detector=detector, classifier=ColourClassifier()).read(jpeg(image))
@@ -885,8 +886,7 @@ def test_loose_cards_in_a_blurred_steep_photo_are_read_stretched_only_when_the_a
         monkeypatch, corner_probability, kept):
     """Loose cards: a photo called blurred is stretched too, and the read kept only when every card it adds is named at
     least LOOSE_STRETCH_MIN_ADDED (two corners at 0.6 make a sure card of 0.84, not plain enough)."""
-    monkeypatch.setattr(CardReader, "_blur_warning",
-                        staticmethod(lambda image, readings, line: f"{BLURRED_WARNING} (test)"))
+    monkeypatch.setattr("vision.passes.blur.blur_warning", lambda image, readings, line: f"{BLURRED_WARNING} (test)")
     rows = deal(22)
     image, _ = render(rows)
     steep = jpeg(_squeezed(image))
@@ -993,6 +993,12 @@ def test_warming_up_runs_the_detector_at_its_first_look_s_size_and_the_classifie
     assert detector.sizes == [640] and classifier.calls == 1
 
 
+def _patch_inks(monkeypatch, name, value):
+    """Replaces an ink measure where the first look (its put-off check) and the two-colour read use it."""
+    monkeypatch.setattr(f"vision.passes.first_look.{name}", value)
+    monkeypatch.setattr(f"vision.passes.two_colour.{name}", value)
+
+
 def _read_of(readings, loose):
     from vision.results import result_of
     return result_of(readings, (1500, 2000, 3), 1.0, loose, {}, 640)
@@ -1013,12 +1019,17 @@ def test_a_loose_read_naming_one_cards_two_corners_alike_does_not_count_as_namin
     one_corner = _read_of([index(100, 100, "TD"), index(250, 300, "TD", 0.5), heart], loose=True)
     assert [len(read.cards) for read in (split, alike, one_corner)] == [3, 2, 2]
     reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier())
-    assert not reader._names_fewer(alike, split, loose=True)
-    assert reader._names_fewer(one_corner, split, loose=True)
-    assert not reader._names_fewer(split, alike, loose=True)
+
+    def names_fewer(second, first, loose):
+        photo = Photo(np.zeros((1500, 2000, 3), np.uint8), 1.0, loose, None, reader.looks, reader.config)
+        return two_colour.names_fewer(photo, second, first)
+
+    assert not names_fewer(alike, split, loose=True)
+    assert names_fewer(one_corner, split, loose=True)
+    assert not names_fewer(split, alike, loose=True)
     hand_split = _read_of([index(100, 100, "TD"), index(250, 300, "TS"), heart], loose=False)
     hand_alike = _read_of([index(100, 100, "TD"), index(250, 300, "TD"), heart], loose=False)
-    assert reader._names_fewer(hand_alike, hand_split, loose=False)
+    assert names_fewer(hand_alike, hand_split, loose=False)
 
 
 def test_under_a_cast_the_two_colour_view_is_made_from_the_balanced_picture_even_when_its_read_is_refused(
@@ -1043,17 +1054,17 @@ def test_under_a_cast_the_two_colour_view_is_made_from_the_balanced_picture_even
         return ["black"] * len(list(boxes)), np.full(3, 200.0)
 
     lamp_paper = np.array([220.0, 80.0, 150.0])  # BGR: white paper under a purple lamp
-    monkeypatch.setattr("vision.reader.paper_colour", lambda picture, boxes: lamp_paper)
-    monkeypatch.setattr("vision.reader.shows_cast", lambda paper: True)
-    monkeypatch.setattr("vision.reader.balanced_to_paper", balanced)
-    monkeypatch.setattr("vision.reader.survey_inks", survey)
-    monkeypatch.setattr("vision.reader.shows_four_colours", lambda names, probabilities=None: True)
-    monkeypatch.setattr("vision.reader.two_colour_view",
+    monkeypatch.setattr("vision.passes.balanced.paper_colour", lambda picture, boxes: lamp_paper)
+    monkeypatch.setattr("vision.passes.balanced.shows_cast", lambda paper: True)
+    monkeypatch.setattr("vision.passes.balanced.balanced_to_paper", balanced)
+    _patch_inks(monkeypatch, "survey_inks", survey)
+    _patch_inks(monkeypatch, "shows_four_colours", lambda names, probabilities=None: True)
+    monkeypatch.setattr("vision.passes.two_colour.two_colour_view",
                         lambda picture, paper, boxes: viewed.append(picture) or picture)
-    monkeypatch.setattr("vision.reader.inks_agree", lambda names, codes: True)
+    monkeypatch.setattr("vision.passes.two_colour.inks_agree", lambda names, codes: True)
     reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier())
     blur_warning = reader._blur_warning
-    monkeypatch.setattr(reader, "_blur_warning", lambda picture, *args: later.append(picture) or blur_warning(
+    monkeypatch.setattr("vision.passes.blur.blur_warning", lambda picture, *args: later.append(picture) or blur_warning(
         picture, *args))
     read = reader.read(photo)
     assert "balanced read" in read.timings_ms and "two-colour read" in read.timings_ms
@@ -1112,9 +1123,9 @@ def test_a_two_colour_read_naming_a_card_less_surely_is_kept_where_the_first_rea
         out[0, 0] = VIEW_SENTINEL
         return out
 
-    monkeypatch.setattr("vision.reader.survey_inks", survey)
-    monkeypatch.setattr("vision.reader.shows_four_colours", lambda names, probabilities=None: True)
-    monkeypatch.setattr("vision.reader.two_colour_view", view)
+    _patch_inks(monkeypatch, "survey_inks", survey)
+    _patch_inks(monkeypatch, "shows_four_colours", lambda names, probabilities=None: True)
+    monkeypatch.setattr("vision.passes.two_colour.two_colour_view", view)
     classifier = SpadeForABlueDiamond(diamond, doubted)
     read = CardReader(detector=MarkerDetector(), classifier=classifier, unsqueeze_short_reads=False).read(jpeg(image))
     assert read.kept_reads == ["two-colour read"]
@@ -1131,11 +1142,11 @@ def test_a_four_colour_photo_puts_its_first_reads_second_look_off_until_the_two_
     photo as taken, when the two-colour read is not kept."""
     rows = deal(18)
     image, _ = render(rows)
-    monkeypatch.setattr("vision.reader.survey_inks",
+    _patch_inks(monkeypatch, "survey_inks",
                         lambda picture, boxes, lamp_hue=None: (["blue"] * len(list(boxes)), np.full(3, 200.0)))
-    monkeypatch.setattr("vision.reader.shows_four_colours", lambda names, probabilities=None: True)
-    monkeypatch.setattr("vision.reader.two_colour_view", lambda picture, paper, boxes: picture.copy())
-    monkeypatch.setattr("vision.reader.inks_agree", lambda names, codes: two_colour_kept)
+    _patch_inks(monkeypatch, "shows_four_colours", lambda names, probabilities=None: True)
+    monkeypatch.setattr("vision.passes.two_colour.two_colour_view", lambda picture, paper, boxes: picture.copy())
+    monkeypatch.setattr("vision.passes.two_colour.inks_agree", lambda names, codes: two_colour_kept)
     reader = CardReader(detector=MarkerDetector(), classifier=ColourClassifier(), balance_casts=False)
     looked_at = []
     second_look = reader.looks.second_look

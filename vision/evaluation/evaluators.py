@@ -20,8 +20,8 @@ from vision.evaluation.index_outcomes import (index_outcomes, named_by_a_perfect
 from vision.evaluation.metrics import (ClassDetectionAccumulator, DetectionAccumulator, box_iou, per_class_prf,
                                        ultralytics_average_precision)
 from vision.messages import BLURRED_WARNING
-from vision.reader import CardReader
-from vision.results import SECOND_READS, ReadResult
+from vision.reader import SECOND_READS, CardReader
+from vision.results import ReadResult
 from vision.rows import ROW_NAMES, group_rows
 
 NO_CARD = "none"

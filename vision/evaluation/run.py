@@ -27,6 +27,7 @@ from vision.evaluation.views import (BLUR_VIEWS, COLOURED_LIGHTS, FLAT_VIEWS, LI
 from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
                           NONE_SURE_PROBABILITY, UNNAMED_BOX_SCORE)
 from vision.reader import MODELS_DIR, PARTNER_CLASSIFIER_FILE, CardReader
+from vision.reader_config import ReaderConfig
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 from vision.second_opinion import SECOND_CLASSIFIER_FILE
 
@@ -214,13 +215,14 @@ def models_dir(args: argparse.Namespace) -> Path:
 
 def make_reader(args: argparse.Namespace) -> CardReader:
     """The reader with the run's models and its reading settings (sizes, thresholds)."""
-    return CardReader(models_dir(args), detection_sizes=(args.detection_size,) + tuple(
-        s for s in DETECTION_SIZES if s < args.detection_size), score_threshold=args.detector_score_threshold,
-        faint_box_score=args.faint_box_score, faint_box_min_probability=args.faint_box_min_probability,
-        min_card_confidence=args.min_card_confidence, fill_min_confidence=args.fill_min_confidence,
-        scale_vote=args.scale_vote, scale_vote_min_px=args.scale_vote_min_px, balance_casts=not args.no_balanced_read,
+    return CardReader(models_dir(args), ReaderConfig(
+        detection_sizes=(args.detection_size,) + tuple(s for s in DETECTION_SIZES if s < args.detection_size),
+        score_threshold=args.detector_score_threshold, faint_box_score=args.faint_box_score,
+        faint_box_min_probability=args.faint_box_min_probability, min_card_confidence=args.min_card_confidence,
+        fill_min_confidence=args.fill_min_confidence, scale_vote=args.scale_vote,
+        scale_vote_min_px=args.scale_vote_min_px, balance_casts=not args.no_balanced_read,
         unnamed_box_score=args.unnamed_box_score, none_sure_probability=args.none_sure_probability,
-        second_opinion=not args.no_second_opinion, partner_classifier=not args.no_partner_classifier)
+        second_opinion=not args.no_second_opinion, partner_classifier=not args.no_partner_classifier))
 
 
 def run_evaluation(args: argparse.Namespace) -> int:
