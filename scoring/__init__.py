@@ -31,7 +31,7 @@ from .hand_input import hand_to_json, parse_hand_input
 from .limits import check_document
 from .naturals import hand_features
 from .rules import describe_presets, resolve_rules
-from .settle import check_banker, check_players
+from .settle import check_banker, check_players, check_table
 from .stakes import parse_stakes
 
 __all__ = ["settle", "settle_many", "list_presets", "validate_settings", "parse_hand", "detect_naturals",
@@ -75,6 +75,7 @@ def validate_settings(rules: Any, options: Any = None, players: Any = None, bank
     result: dict[str, Any] = {"game": DEFAULT_GAME, "rules": resolved.preset, "options": resolved.options,
                               "mode": "banker" if resolved.banker_mode else "all-pairs"}
     if names is not None:
+        check_table(resolved, names)
         result["players"] = names
         result["banker"] = check_banker(resolved, banker, names)
         result["stakes"] = parse_stakes(stakes, names, result["banker"]).to_json()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from . import table_points
 from .cards import CODES
 from .numbers import to_json
 from .options import ROWS
@@ -116,6 +117,8 @@ def _detail(pair: PairResult, rules: Rules, rule: str, detail: object) -> tuple[
             return terms["surrender"], (f"{quitter.name} surrendered and {other.name}'s hand is fouled: "
                                         f"nothing changes hands")
         return terms["surrender"], f"{quitter.name} surrendered: pays {other.name} {to_json(rules.surrender_cost)}"
+    if rule in table_points.RULE_NAMES:
+        return table_points.describe(pair, rules, rule, detail)
     if rule == "home-run":
         name, multiplier, total, count, by_natural = detail
         if total is not None:

@@ -84,7 +84,7 @@ def _screen(index: int, round_: Any) -> Optional[tuple[Rules, _Screened]]:
         stakes = parse_stakes(round_.get("stakes"), names, banker)
     except Exception:   # noqa: BLE001 - the one-round engine raises it again, in round order
         return None
-    if rules.suit_rank is not None:
+    if rules.suit_rank is not None or rules.variant:   # seed 004's 変種: the one-round engine only
         return None
     texts = [players[name] for name in names]
     for text in texts:

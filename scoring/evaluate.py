@@ -61,10 +61,12 @@ def digits_of(strength: int) -> tuple[int, int, int, int, int]:
     return tuple((strength >> shift) & 15 for shift in (16, 12, 8, 4, 0))  # type: ignore[return-value]
 
 
-def strength_of_ranks(rank_indices: Sequence[int], flush: bool = False, wheel_second: bool = False) -> int:
+def strength_of_ranks(rank_indices: Sequence[int], flush: bool = False, wheel_second: bool = False,
+                      wheel_straight: bool = True) -> int:
     """Strength of a row given its rank indices (0..12 for 2..A), whether it is a flush, and the wheel rule.
 
-    Three-card rows ignore ``flush`` and never make straights.
+    Three-card rows ignore ``flush`` and never make straights.  ``wheel_straight=False`` reads A-2-3-4-5 as
+    ace high, not a straight (deuce-to-seven low, scoring.row_order).
     """
     size = len(rank_indices)
     if size not in (3, 5):
@@ -84,7 +86,7 @@ def strength_of_ranks(rank_indices: Sequence[int], flush: bool = False, wheel_se
         straight_digits = None
         if ordered[4] - ordered[0] == 4:
             straight_digits = (ordered[4] + 2,)
-        elif tuple(ordered) == _WHEEL_INDICES:
+        elif wheel_straight and tuple(ordered) == _WHEEL_INDICES:
             straight_digits = _WHEEL_SECOND_DIGITS if wheel_second else (5,)
         if straight_digits is not None:
             return pack(STRAIGHT_FLUSH if flush else STRAIGHT, straight_digits)
@@ -108,15 +110,15 @@ def _rank_key(ranks: Sequence[int]) -> int:
 
 
 @lru_cache(maxsize=None)
-def five_card_tables(wheel_second: bool = False) -> tuple[dict[int, int], dict[int, int]]:
+def five_card_tables(wheel_second: bool = False, wheel_straight: bool = True) -> tuple[dict[int, int], dict[int, int]]:
     """(strength by rank key for non-flush rows, strength by rank key for flushes)."""
     plain: dict[int, int] = {}
     flushes: dict[int, int] = {}
     for ranks in _rank_multisets(5):
         key = _rank_key(ranks)
-        plain[key] = strength_of_ranks(ranks, False, wheel_second)
+        plain[key] = strength_of_ranks(ranks, False, wheel_second, wheel_straight)
         if len(set(ranks)) == 5:
-            flushes[key] = strength_of_ranks(ranks, True, wheel_second)
+            flushes[key] = strength_of_ranks(ranks, True, wheel_second, wheel_straight)
     return plain, flushes
 
 
@@ -159,16 +161,16 @@ _SORT5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)
 
 
 @lru_cache(maxsize=None)
-def five_card_array(wheel_second: bool = False) -> np.ndarray:
+def five_card_array(wheel_second: bool = False, wheel_straight: bool = True) -> np.ndarray:
     """Strength table indexed by ``flush * 13**5 + base-13 number of the ascending rank indices``."""
     table = np.zeros(2 * _BASE13_5, dtype=np.int32)
     for ranks in _rank_multisets(5):
         index = 0
         for rank in ranks:
             index = index * 13 + rank
-        table[index] = strength_of_ranks(ranks, False, wheel_second)
+        table[index] = strength_of_ranks(ranks, False, wheel_second, wheel_straight)
         if len(set(ranks)) == 5:
-            table[_BASE13_5 + index] = strength_of_ranks(ranks, True, wheel_second)
+            table[_BASE13_5 + index] = strength_of_ranks(ranks, True, wheel_second, wheel_straight)
     return table
 
 
@@ -190,8 +192,9 @@ def _as_card_matrix(cards: np.ndarray, width: int) -> np.ndarray:
     return matrix
 
 
-def evaluate_five_batch(cards: np.ndarray, wheel_second: bool = False) -> np.ndarray:
-    """Strengths (int32) of N 5-card rows given as an (N, 5) array of card ints."""
+def evaluate_five_batch(cards: np.ndarray, wheel_second: bool = False, wheel_straight: bool = True) -> np.ndarray:
+    """Strengths (int32) of N 5-card rows given as an (N, 5) array of card ints (``wheel_straight`` as in
+    strength_of_ranks)."""
     matrix = _as_card_matrix(cards, 5).astype(np.int32, copy=False)
     ranks = [matrix[:, i] >> 2 for i in range(5)]
     suits = [matrix[:, i] & 3 for i in range(5)]
@@ -203,7 +206,7 @@ def evaluate_five_batch(cards: np.ndarray, wheel_second: bool = False) -> np.nda
         index = index * 13 + rank
     flush = (suits[0] == suits[1]) & (suits[0] == suits[2]) & (suits[0] == suits[3]) & (suits[0] == suits[4])
     index = index + flush * _BASE13_5
-    return five_card_array(wheel_second)[index]
+    return five_card_array(wheel_second, wheel_straight)[index]
 
 
 def evaluate_three_batch(cards: np.ndarray) -> np.ndarray:

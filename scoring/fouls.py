@@ -26,6 +26,7 @@ from .limits import check_document
 from .options import ROWS
 from .player_state import player_state
 from .row_odds import ODDS_SCALE, win_odds
+from .row_order import in_order, middle_strengths_batch, middle_tie_key, middle_win_odds
 from .rules import Rules, resolve_rules
 from .splits import FIVE_SUBSETS, FRONT_SUBSETS, LAID_ROW, split_table, subset_strengths
 
@@ -65,18 +66,19 @@ def legal_fix(rows: Any, rules: Any, options: Optional[dict] = None) -> dict[str
     laid = hand.rows
     cards = np.array(laid[0] + laid[1] + laid[2], dtype=np.int64)
     three, five = subset_strengths(cards, resolved.wheel_second)
+    middle = middle_strengths_batch(cards[FIVE_SUBSETS], resolved).astype(np.int64) if resolved.low_middle else five
     table = split_table()
-    if _in_order(three[table.front[:1]], five[table.middle[:1]], five[table.back[:1]], resolved)[0]:
+    if _in_order(three[table.front[:1]], middle[table.middle[:1]], five[table.back[:1]], resolved)[0]:
         return _rows_json(laid)
     start = 1
     for most_moves in _CHUNK_MOVES:
         end = table.group_ends[most_moves]
-        legal = _in_order(three[table.front[start:end]], five[table.middle[start:end]],
+        legal = _in_order(three[table.front[start:end]], middle[table.middle[start:end]],
                           five[table.back[start:end]], resolved)
         if legal.any():
             fewest = int(table.moves[start + int(legal.argmax())])
             fewest_end = table.group_ends[fewest] - start
-            best = _strongest(np.flatnonzero(legal[:fewest_end]) + start, three, five, resolved)
+            best = _strongest(np.flatnonzero(legal[:fewest_end]) + start, three, middle, five, resolved)
             return _rows_json(_arrange(laid, best))
         start = end
     # Not seen on any hand tried (some split always has middle < back), but say so rather than guess.
@@ -84,18 +86,18 @@ def legal_fix(rows: Any, rules: Any, options: Optional[dict] = None) -> dict[str
 
 
 def _in_order(front: np.ndarray, middle: np.ndarray, back: np.ndarray, rules: Rules) -> np.ndarray:
-    """The engine's row-order check (scoring.player_state), on arrays of strengths."""
-    return (front < middle) & ((middle < back) if rules.strict_order else (middle <= back))
+    """The engine's row-order check (scoring.row_order, as settling uses it), on arrays of strengths."""
+    return in_order(front, middle, back, rules)
 
 
-def _strongest(splits: np.ndarray, three: np.ndarray, five: np.ndarray, rules: Rules) -> int:
+def _strongest(splits: np.ndarray, three: np.ndarray, middles: np.ndarray, five: np.ndarray, rules: Rules) -> int:
     """The split (an index into the split table) that the tie-break in the module docstring prefers."""
     table = split_table()
-    front, middle, back = three[table.front[splits]], five[table.middle[splits]], five[table.back[splits]]
+    front, middle, back = three[table.front[splits]], middles[table.middle[splits]], five[table.back[splits]]
     points = arrangement_points(front, middle, back, rules)
     splits, front, middle, back = (values[points == points.max()] for values in (splits, front, middle, back))
     # Strengths are below 2**24 and a front's low 8 bits are 0, so the three fit in one int64.
-    strength_key = (back << 38) | (middle << 14) | (front >> 8)
+    strength_key = (back << 38) | (middle_tie_key(middle, rules) << 14) | (front >> 8)
     return int(splits[strength_key.argmax()])
 
 
@@ -104,7 +106,7 @@ def arrangement_points(front: np.ndarray, middle: np.ndarray, back: np.ndarray, 
     total = np.zeros(len(front), dtype=np.int64)
     for row, strengths, size in ((0, front, 3), (1, middle, 5), (2, back, 5)):
         values = np.array(rules.row_values[row], dtype=np.int64)[strengths >> 20]
-        odds = win_odds(strengths, size, rules.wheel_second)
+        odds = middle_win_odds(strengths, rules) if row == 1 else win_odds(strengths, size, rules.wheel_second)
         total += (values - 1) * ODDS_SCALE + odds if rules.royalties_always else values * odds
     return total
 

@@ -146,6 +146,29 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in [
     OptionSpec("surrender", "whether a player may surrender (降りる) before the hands are shown", _bool),
     OptionSpec("surrender_cost", "points a surrendering player pays each opponent that did not surrender",
                _positive_number),
+    # Seed 004's 変種 (docs/scoring-presets.md, "Variants"); off by default.
+    OptionSpec("low_middle", "low in the middle: the middle row plays deuce-to-seven low (7-5-4-3-2 is the best; "
+               "aces high, straights and flushes count against it, A-2-3-4-5 is ace high)", _bool),
+    OptionSpec("low_middle_order", "with low_middle, what makes a hand fouled: front-below-back (only the front "
+               "must rank below the back) or high-order (the middle, read as a high hand, must still lie between)",
+               _enum("front-below-back", "high-order"), ("front-below-back", "high-order")),
+    OptionSpec("low_middle_royalties", "with low_middle, whether the middle row's royalties (full house or better) "
+               "are still paid", _bool),
+    OptionSpec("criss_cross", "criss cross: each player lays two 13-card sets ({\"sets\": [hand, hand]}); off, "
+               "each-vs-each (every set against each of the opponent's sets) or set-vs-set (first against first, "
+               "second against second)", _enum("off", "each-vs-each", "set-vs-set"), ("off", "each-vs-each", "set-vs-set")),
+    OptionSpec("fourth_point", "a point added for winning all three rows (11-point game): none, per-scoop (from each "
+               "opponent scooped) or home-run (from every opponent, only for scooping them all)",
+               _enum("none", "per-scoop", "home-run"), ("none", "per-scoop", "home-run")),
+    OptionSpec("fourth_point_min_players", "fewest players at the table for the fourth point (the seed: 4)",
+               _int_at_least(2, 4)),
+    OptionSpec("overall_bonus", "points for the round's overall winner: the one player with the most points after "
+               "the rows (11-point game: 11; 0 = none)", _int_at_least(0)),
+    OptionSpec("overall_payment", "how the overall bonus is paid: split-evenly among the other players, or each "
+               "other player pays it in full", _enum("split-evenly", "each"), ("split-evenly", "each")),
+    OptionSpec("overall_ties", "two or more players level on the most points: none (no overall winner) or share "
+               "(they split the bonus; each tied player is paid by the players below)",
+               _enum("none", "share"), ("none", "share")),
 ]}
 
 # Engine defaults; a preset's data file replaces any of them.
@@ -157,6 +180,9 @@ DEFAULTS: dict[str, Any] = {
     "home_run_min_opponents": 3, "home_run_payment": "per-pair", "naturals": True, "natural_points": {},
     "natural_vs_natural": "higher-wins", "natural_home_run": False, "front_straights": "standard",
     "one_color": "red-black", "twelve_royals_min": 13, "surrender": False, "surrender_cost": 3,
+    "low_middle": False, "low_middle_order": "front-below-back", "low_middle_royalties": False,
+    "criss_cross": "off", "fourth_point": "none", "fourth_point_min_players": 4, "overall_bonus": 0,
+    "overall_payment": "split-evenly", "overall_ties": "none",
 }
 assert set(DEFAULTS) == set(OPTIONS)
 

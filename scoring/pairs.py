@@ -52,7 +52,7 @@ def _suit_order_key(cards: tuple[int, ...], suit_rank: tuple[int, ...]) -> list[
 
 def _special_tie(rules: Rules, a: PlayerState, b: PlayerState, row: int, banker_sign: int) -> tuple[int, Optional[str]]:
     """Row result under 食夾棍 or suit tie-breaks: (+1/-1/0, note)."""
-    sa, sb = a.strengths[row], b.strengths[row]
+    sa, sb = a.keys[row], b.keys[row]   # higher wins (a low middle's key is flipped, scoring.row_order)
     if rules.banker_top_card_ties and banker_sign:
         ka, kb = sa >> 16, sb >> 16   # category and top card only
         if ka != kb:
@@ -100,7 +100,7 @@ def _scoop_and_bonuses(pair: PairResult, rules: Rules, wins: int, losses: int, b
 
 def _rows_pair(rules: Rules, a: PlayerState, b: PlayerState, banker_sign: int) -> PairResult:
     pair = PairResult(a, b, ROWS_OUTCOME)
-    sa, sb = a.strengths, b.strengths
+    sa, sb = a.keys, b.keys
     if rules.banker_top_card_ties or rules.suit_rank is not None:
         decided = [_special_tie(rules, a, b, row, banker_sign) for row in range(3)]
         results = tuple(result for result, _ in decided)

@@ -9,6 +9,7 @@ from .evaluate import CATEGORIES, RANK_KEY, SUIT_BIT, ONE_SUIT
 from .hand_input import HandInput, Rows
 from .hand_names import describe_en, describe_zh
 from .naturals import HandFeatures
+from .row_order import compare_keys, foul_text, in_order, middle_strength, order_text
 from .rules import NaturalRule, Rules
 
 ROWS_PLAYED, FOULED, NATURAL, SURRENDERED = "rows", "fouled", "natural", "surrendered"
@@ -16,7 +17,7 @@ ROWS_PLAYED, FOULED, NATURAL, SURRENDERED = "rows", "fouled", "natural", "surren
 class PlayerState:
     """A player's hand as the engine sees it (numbers only; the audit adds the words)."""
 
-    __slots__ = ("name", "status", "strengths", "values", "rows", "natural", "natural_rows",
+    __slots__ = ("name", "status", "strengths", "keys", "values", "rows", "natural", "natural_rows",
                  "detected", "foul")
 
     def __init__(self, name: str, status: str, rows: Optional[Rows] = None, detected: tuple = ()) -> None:
@@ -25,6 +26,7 @@ class PlayerState:
         self.rows = rows
         self.detected = detected                          # ids of every natural the cards make
         self.strengths: Optional[tuple[int, int, int]] = None
+        self.keys: Optional[tuple[int, int, int]] = None    # per row, higher wins (scoring.row_order)
         self.values: Optional[tuple[int, int, int]] = None   # points each row collects when it wins
         self.natural: Optional[NaturalRule] = None
         self.natural_rows: Optional[Rows] = None
@@ -52,13 +54,7 @@ def _strength5(cards: tuple[int, ...], rules: Rules) -> int:
 
 
 def _foul_reason(strengths: tuple[int, int, int], rules: Rules) -> Optional[str]:
-    front, middle, back = strengths
-    if front >= middle:
-        return f"front {hand_names(front, rules)[1]} is not below middle {hand_names(middle, rules)[1]}"
-    if middle > back or (rules.strict_order and middle == back):
-        verb = "beats" if middle > back else "ties"
-        return f"middle {hand_names(middle, rules)[1]} {verb} back {hand_names(back, rules)[1]}"
-    return None
+    return foul_text(strengths, rules)
 
 
 def naturals_found(cards: tuple[int, ...], rules: Rules) -> list[tuple[NaturalRule, object]]:
@@ -92,9 +88,11 @@ def _evaluate_rows(state: PlayerState, rows: Rows, rules: Rules) -> None:
     front, middle, back = rows
     c0, c1, c2 = front
     strengths = (rules.three[RANK_KEY[c0] + RANK_KEY[c1] + RANK_KEY[c2]],
-                 _strength5(middle, rules), _strength5(back, rules))
+                 middle_strength(middle, rules) if rules.low_middle else _strength5(middle, rules),
+                 _strength5(back, rules))
     row_values = rules.row_values
     state.strengths = strengths
+    state.keys = compare_keys(strengths, rules) if rules.low_middle else strengths
     state.values = (row_values[0][strengths[0] >> 20], row_values[1][strengths[1] >> 20],
                     row_values[2][strengths[2] >> 20])
 
@@ -124,11 +122,12 @@ def player_state(name: str, hand: HandInput, rules: Rules) -> PlayerState:
         raise ScoringError(f"{name}: arrange the 13 cards as 'front / middle / back' "
                            f"(the hand has no natural to claim)")
     strengths = state.strengths
-    if strengths[0] >= strengths[1] or strengths[1] > strengths[2] or \
-            (rules.strict_order and strengths[1] == strengths[2]):
+    if (not in_order(*strengths, rules)) if rules.low_middle else (
+            strengths[0] >= strengths[1] or strengths[1] > strengths[2] or
+            (rules.strict_order and strengths[1] == strengths[2])):
         state.foul = _foul_reason(strengths, rules)
         if rules.foul_rejected:
-            order = "front < middle < back" if rules.strict_order else "front < middle ≤ back"
+            order = order_text(rules)
             raise ScoringError(f"{name}: {rules.terms['foul']}: {state.foul}; rearrange the hand ({order})")
         state.status = FOULED
     return state

@@ -13,6 +13,7 @@ from .hand_names import CATEGORY_NAMES_ZH
 from .naturals import TEST_PARAMETERS, TESTS, Check
 from .numbers import Exact, parse_positive
 from .options import DEFAULTS, OPTIONS, ROWS, check_options
+from .row_order import low_tables
 from .preset_data import describe_common, load_preset_files, options_key, require_known
 
 ONE_COLOR_GROUPS = {"red-black": (("S", "C"), ("H", "D")), "dc-sh": (("D", "C"), ("S", "H"))}
@@ -67,6 +68,18 @@ class Rules:
     five_plain: dict
     five_flush: dict
     three: dict
+    # Seed 004's 変種 (scoring.row_order, scoring.variants).
+    low_middle: bool                    # the middle plays deuce-to-seven low
+    low_middle_high_order: bool         # ... and must still lie between front and back as a high hand
+    middle_plain: dict                  # the middle's strength tables (deuce-to-seven's with low_middle)
+    middle_flush: dict
+    criss_cross: str                    # off, each-vs-each, set-vs-set
+    fourth_point: str                   # none, per-scoop, home-run
+    fourth_point_min_players: int
+    overall_bonus: int
+    overall_payment_each: bool
+    overall_ties_share: bool
+    variant: bool                       # any of the above: settled by the one-round engine only
 
 
 def _check_preset_data(file_name: str, data: dict) -> None:
@@ -123,11 +136,12 @@ def _row_value_table(preset: dict, chosen: Any) -> dict:
     return table
 
 
-def _row_value_matrix(table: dict, royalties: bool) -> tuple:
+def _row_value_matrix(table: dict, royalties: bool, low_middle: bool = False) -> tuple:
+    """[row][category] -> points; a low middle collects no royalty (a strong middle loses there)."""
     matrix = []
     for row in ROWS:
         values = [1] * len(CATEGORIES)
-        if royalties:
+        if royalties and not (low_middle and row == "middle"):
             for category, points in table.get(row, {}).items():
                 values[CATEGORIES.index(category)] = points
         matrix.append(tuple(values))
@@ -167,6 +181,11 @@ def _effective_options(preset: dict, options: dict) -> dict:
     effective.update(options)
     if effective["ties"] == "banker-top-card" and effective["mode"] != "banker":
         raise ScoringError("option ties = banker-top-card (食夾棍) needs mode = banker")
+    if (effective["fourth_point"] != "none" or effective["overall_bonus"]) and effective["mode"] != "all-pairs":
+        raise ScoringError("options fourth_point and overall_bonus (the 11-point game) need mode = all-pairs")
+    if effective["criss_cross"] != "off" and (effective["fourth_point"] != "none" or effective["overall_bonus"]):
+        raise ScoringError("options fourth_point and overall_bonus count a player's one hand against the table; "
+                           "they cannot be combined with criss_cross (two hands per player)")
     return effective
 
 
@@ -177,17 +196,21 @@ def _build_rules(preset_id: str, options_json: str) -> Rules:
     table = _row_value_table(preset, effective["row_values"])
     suit_order = effective["suit_order"]
     plain, flush = five_card_tables(effective["wheel"] == "second")
+    low_middle = effective["low_middle"]
+    middle_plain, middle_flush = low_tables() if low_middle else (plain, flush)
     return Rules(
         preset=preset_id,
         options=effective,
-        row_value_table={row: values for row, values in table.items() if values and effective["royalties"]},
+        row_value_table={row: values for row, values in table.items() if values and effective["royalties"]
+                         and not (row == "middle" and low_middle and not effective["low_middle_royalties"])},
         banker_mode=effective["mode"] == "banker",
         strict_order=effective["row_order"] == "strict",
         foul_rejected=effective["foul"] == "reject",
         banker_top_card_ties=effective["ties"] == "banker-top-card",
         wheel_second=effective["wheel"] == "second",
         suit_rank=None if suit_order is None else tuple(3 - suit_order.index(s) for s in "SHDC"),
-        row_values=_row_value_matrix(table, effective["royalties"]),
+        row_values=_row_value_matrix(table, effective["royalties"],
+                                     low_middle and not effective["low_middle_royalties"]),
         royalties_always=effective["royalties_paid"] == "always",
         majority_bonus=effective["majority_bonus"],
         scoop_bonus=effective["scoop_bonus"],
@@ -209,6 +232,18 @@ def _build_rules(preset_id: str, options_json: str) -> Rules:
         five_plain=plain,
         five_flush=flush,
         three=three_card_table(),
+        low_middle=low_middle,
+        low_middle_high_order=effective["low_middle_order"] == "high-order",
+        middle_plain=middle_plain,
+        middle_flush=middle_flush,
+        criss_cross=effective["criss_cross"],
+        fourth_point=effective["fourth_point"],
+        fourth_point_min_players=effective["fourth_point_min_players"],
+        overall_bonus=effective["overall_bonus"],
+        overall_payment_each=effective["overall_payment"] == "each",
+        overall_ties_share=effective["overall_ties"] == "share",
+        variant=bool(low_middle or effective["criss_cross"] != "off" or effective["fourth_point"] != "none"
+                     or effective["overall_bonus"]),
     )
 
 

@@ -15,12 +15,14 @@ from .pairs import PairResult, settle_pair
 from .player_state import NATURAL, ROWS_PLAYED, PlayerState, player_state
 from .rules import Rules, resolve_rules
 from .stakes import Stakes, parse_stakes
+from .table_points import apply_table_points
 
 GAME = "chinese-poker"
 ROUND_KEYS = ("game", "rules", "options", "players", "banker", "stakes")
 _ROUND_KEY_SET = frozenset(ROUND_KEYS)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_NAME = 100   # characters of a player's name
+CRISS_CROSS_PLAYERS = 2
 
 
 def check_players(players: Any) -> list[str]:
@@ -40,6 +42,13 @@ def check_players(players: Any) -> list[str]:
     if len(set(names)) != len(names):
         raise ScoringError("two players have the same name")
     return list(names)
+
+
+def check_table(rules: Rules, names: list[str]) -> None:
+    """What a variant needs of the table: criss cross deals two 13-card sets to each player from one deck."""
+    if rules.criss_cross != "off" and len(names) != CRISS_CROSS_PLAYERS:
+        raise ScoringError(f"criss cross deals each player two 13-card sets from one 52-card deck: it needs "
+                           f"exactly {CRISS_CROSS_PLAYERS} players, got {len(names)}")
 
 
 def check_banker(rules: Rules, banker: Any, names: list[str]) -> Optional[str]:
@@ -140,8 +149,12 @@ def settle_round(round_: Any, audit: bool = True) -> dict:
     names = check_players(players)
     if not isinstance(players, dict):
         raise ScoringError("players must be an object of name -> hand")
+    check_table(rules, names)
     banker = check_banker(rules, round_.get("banker"), names)
     stakes = parse_stakes(round_.get("stakes"), names, banker)
+    if rules.criss_cross != "off":
+        from .criss_cross import settle_criss_cross   # scoring.criss_cross imports this module
+        return settle_criss_cross(rules, names, players, banker, stakes, audit)
     hands = {name: parse_hand_input(players[name], name, check_repeats=False) for name in names}
     _check_cards_unique(hands)
     if banker is not None and hands[banker].surrender:
@@ -151,10 +164,12 @@ def settle_round(round_: Any, audit: bool = True) -> dict:
 
 
 def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional[str], stakes: Stakes,
-                  audit: bool = True) -> dict:
-    """Settle players whose hands are already evaluated (scoring.player_state)."""
+                  audit: bool = True, seat_pairs: Optional[tuple] = None) -> dict:
+    """Settle players whose hands are already evaluated (scoring.player_state).
+
+    ``seat_pairs`` ((first, second, banker sign), ...) replaces the usual pairs (criss cross)."""
     pairs = [settle_pair(rules, states[first], states[second], banker_sign)
-             for first, second, banker_sign in _pairs_of(tuple(names), banker)]
+             for first, second, banker_sign in (seat_pairs or _pairs_of(tuple(names), banker))]
     home_runs = set()
     if rules.home_run_multiplier > 1 and _home_run_possible(rules, pairs):
         own: dict[str, list] = {name: [] for name in names}
@@ -165,6 +180,8 @@ def settle_states(rules: Rules, names: list[str], states: dict, banker: Optional
             if _home_run_player(rules, states[name], own[name]):
                 home_runs.add(name)
                 _apply_home_run(rules, states[name], own[name])
+    if rules.fourth_point != "none" or rules.overall_bonus:
+        apply_table_points(rules, names, pairs)
     rows_by_player = {name: row_entries(states[name], rules) for name in names} if audit else None
     if audit:
         players_json = {name: player_entry(states[name], rows_by_player[name], name in home_runs)

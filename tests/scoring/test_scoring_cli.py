@@ -55,6 +55,7 @@ def test_presets_lists_every_preset_with_options():
     done = run("presets")
     assert done.returncode == 0
     presets = json.loads(done.stdout)
-    assert {"hk", "taiwan-banker", "points", "taiwan", "fujian", "2-4", "1-6"} == {
+    assert {"hk", "taiwan-banker", "points", "taiwan", "fujian", "2-4", "1-6", "low-middle", "criss-cross",
+            "eleven-point"} == {
         name for name, preset in presets.items() if preset["game"] == "chinese-poker"}
     assert presets["taiwan"]["options"]["scoop_multiplier"]["default"] == 2

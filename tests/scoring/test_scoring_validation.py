@@ -152,7 +152,8 @@ def test_parse_hand_gives_canonical_codes():
 
 def test_list_presets_has_every_preset_with_options_and_defaults():
     presets = scoring.list_presets("chinese-poker")
-    assert set(presets) == {"hk", "taiwan-banker", "points", "taiwan", "fujian", "2-4", "1-6"}
+    assert set(presets) == {"hk", "taiwan-banker", "points", "taiwan", "fujian", "2-4", "1-6", "low-middle",
+                            "criss-cross", "eleven-point"}
     for preset in presets.values():
         assert preset["source"].startswith("seed 00")
         assert {"mode", "scoop_multiplier", "natural_points"} <= set(preset["options"])
