@@ -33,10 +33,6 @@ CLASSIFIER_FILE = "cards_cls.onnx"
 # A partner classifier whose probabilities are averaged with the classifier's on every crop, where the models folder
 # has one beside it (it was chosen for that classifier) [partner classifier].
 PARTNER_CLASSIFIER_FILE = "cards_cls_partner.onnx"
-# The passes that may change the picture later reads start from, then (after the blur is measured) those answering
-# a blurred or short read. Their order is the read's order.
-PICTURE_PASSES = (balanced, two_colour, put_off_look)
-BLUR_PASSES = (sharpened, stretched)
 # The second reads a result may name in kept_reads, in their order (the evaluation counts each tried and kept).
 SECOND_READS = tuple(step.NAME for step in (balanced, two_colour, sharpened, stretched))
 
@@ -67,16 +63,17 @@ class CardReader:
         self.second_classifier = second_classifier if config.second_opinion else None
 
     def read(self, data: bytes, *, loose: bool = False) -> ReadResult:
-        photo = self._decoded(data, loose)  # decode, and the moved camera's line measured once
+        photo = self._decoded(data, loose)  # decode; the moved camera's line, measured once
         so_far = first_look.read(photo)  # detect → classify → cards, rows, warnings
-        for step in PICTURE_PASSES:  # balanced to the paper, turned two-colour, the larger look put off
-            so_far = _tried(step, so_far, photo)
-        so_far = blur.measured(so_far, photo)  # on the picture as the passes left it
-        for step in BLUR_PASSES:  # sharpened, stretched
-            so_far = _tried(step, so_far, photo)
+        so_far = _tried(balanced, so_far, photo)  # a coloured lamp: balanced to the paper
+        so_far = _tried(two_colour, so_far, photo)  # four-colour inks: turned two-colour
+        so_far = _tried(put_off_look, so_far, photo)  # the first look's larger look, put off for the two-colour read
+        so_far = blur.measured(so_far, photo)  # blurred? (on the picture the passes above left)
+        so_far = _tried(sharpened, so_far, photo)  # blurred: restored
+        so_far = _tried(stretched, so_far, photo)  # a hand short (loose: blurred): its region stretched
         if so_far.blurred:  # measured before the sharpened read: no reason to stop advising a retake
             so_far.result.warnings.append(so_far.blurred)
-        second_opinion.warn(so_far, photo, self.second_classifier)
+        second_opinion.warn(so_far, photo, self.second_classifier)  # a second classifier's doubts, as a warning
         return so_far.result
 
     def _decoded(self, data: bytes, loose: bool) -> Photo:
