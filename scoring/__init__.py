@@ -11,6 +11,8 @@ Public API (see docs/architecture.md and docs/scoring-presets.md):
     detect_naturals(cards, rules, options) -> list[dict]   (cards: 13 codes, or the hand laid in rows)
     foul_reason(rows, rules, options) -> str | None   why the engine treats a hand as fouled (擺烏龍/相公)
     legal_fix(rows, rules, options) -> dict   a legal arrangement of the same cards, fewest cards moved
+    best_arrangement(cards, rules, options, players) -> dict   the split with the most expected points
+    hindsight(round) -> dict              per player, the best split against the hands as laid
     ScoringError                          every invalid input (a ValueError with a one-line message)
                                           (every entry point first checks its input against scoring.limits
                                           and reads numbers through scoring.numbers: docs/scoring-presets.md,
@@ -24,8 +26,10 @@ from typing import Any, Optional
 
 from . import bigtwo, cards
 from .errors import ScoringError, shown
+from .advisor import best_arrangement
 from .batch import settle_many
 from .fouls import foul_reason, legal_fix
+from .hindsight import hindsight
 from .games import GAMES, DEFAULT_GAME, game_of
 from .hand_input import hand_to_json, parse_hand_input
 from .limits import check_document
@@ -35,7 +39,7 @@ from .settle import check_banker, check_players, check_table
 from .stakes import parse_stakes
 
 __all__ = ["settle", "settle_many", "list_presets", "validate_settings", "parse_hand", "detect_naturals",
-           "foul_reason", "legal_fix", "ScoringError", "cards"]
+           "foul_reason", "legal_fix", "best_arrangement", "hindsight", "ScoringError", "cards"]
 
 
 def settle(round: dict, *, audit: bool = True) -> dict:  # noqa: A002 - the documented parameter name

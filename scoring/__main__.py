@@ -1,4 +1,4 @@
-"""Command line: ``python -m scoring settle [FILE|-]`` and ``python -m scoring presets``.
+"""Command line: ``python -m scoring settle [FILE|-]``, ``arrange [FILE|-]`` and ``presets``.
 
 The error contract: any bad input (unreadable file, text that is not UTF-8 or not JSON, a document
 nested too deeply or too large, a number out of range, a round the rules refuse) prints one line,
@@ -12,9 +12,10 @@ import sys
 from typing import Optional, Sequence, TextIO
 
 from . import ScoringError, list_presets, settle
+from .arrange_cli import arrange_document
 from .round_text import MAX_ROUND_TEXT, read_round_text
 
-USAGE = "usage: python -m scoring settle [FILE|-] | python -m scoring presets"
+USAGE = "usage: python -m scoring settle [FILE|-] | python -m scoring arrange [FILE|-] | python -m scoring presets"
 
 
 def _fail(message: str) -> int:
@@ -53,10 +54,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _fail(f"presets takes no arguments; {USAGE}")
         _print_json(list_presets(), sys.stdout)
         return 0
-    if command != "settle":
+    if command not in ("settle", "arrange"):
         return _fail(f"unknown command {ascii(command)}; {USAGE}")
     if len(rest) > 1:
-        return _fail(f"settle takes one FILE (or - for stdin); {USAGE}")
+        return _fail(f"{command} takes one FILE (or - for stdin); {USAGE}")
     source = rest[0] if rest else "-"
     shown_source = "the input" if source == "-" else source
     try:
@@ -66,7 +67,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except UnicodeDecodeError:
         return _fail(f"{shown_source} is not UTF-8 text")
     try:
-        result = settle(read_round_text(text, shown_source))
+        document = read_round_text(text, shown_source)
+        result = arrange_document(document) if command == "arrange" else settle(document)
     except ScoringError as err:
         return _fail(str(err))
     _print_json(result, sys.stdout)

@@ -1,0 +1,187 @@
+"""scoring.best_arrangement and ``python -m scoring arrange``.
+
+What these tests check, and what they do not:
+* the advice is a legal arrangement of the same 13 cards, the runner-up differs in row strengths and
+  expects no more, and the natural is offered only when it pays more than the rows;
+* the maximisation is exact for the estimate: the best split's estimate equals the largest estimate
+  over every legal split of the full 72,072-split table, judged legal by the engine's own foul check;
+* the estimate's formula (scoop, 辗过, majority, royalties under independent rows) agrees with the engine:
+  opponents' rows drawn row by row from the same model and settled by scoring.pairs.settle_pair average
+  to the estimate, within sampling noise;
+* against the slow Monte-Carlo reference (real deals of the unseen cards, opponents set by the advisor,
+  every split settled exactly) on a few hands with few deals: the advisor's choice is within the
+  reference's noise of the reference's best.  The full check (200+ hands, more deals) is
+  ``python benchmarks/bench_arrange.py --reference``; its figures are in docs/scoring-presets.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scoring import ScoringError, best_arrangement, foul_reason
+from scoring.advisor import score_splits
+from scoring.advisor_model import opponent_model
+from scoring.advisor_reference import monte_carlo_values
+from scoring.cards import CODES
+from scoring.hand_input import HandInput, parse_hand_input
+from scoring.pairs import settle_pair
+from scoring.player_state import player_state
+from scoring.rules import resolve_rules
+from scoring.splits import FIVE_SUBSETS, FRONT_SUBSETS, split_table
+
+REPO = Path(__file__).resolve().parents[2]
+PRESETS = ["2-4", "1-6", "fujian", "taiwan", "points", "hk", "taiwan-banker"]
+
+
+def _hand(seed: int) -> list[str]:
+    return random.Random(seed).sample(list(CODES), 13)
+
+
+def _text(rows: dict) -> str:
+    return " / ".join(" ".join(rows[row]) for row in ("front", "middle", "back"))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_advice_is_a_legal_arrangement_of_the_same_cards(preset):
+    for seed in range(6):
+        cards = _hand(seed)
+        advice = best_arrangement(" ".join(cards), preset)
+        best, second = advice["best"], advice["runner_up"]
+        assert sorted(best["front"] + best["middle"] + best["back"]) == sorted(cards)
+        assert foul_reason(_text(best), preset) is None or advice["natural"] is not None
+        assert second is not None and second["expected"] <= best["expected"]
+        assert _text(second) != _text(best)
+
+
+def test_the_maximum_is_over_every_legal_split():
+    """Every split of the full table, legal by the engine's foul check (player_state), scored by the same
+    estimate: none scores above the advice."""
+    rules = resolve_rules("taiwan")
+    for seed in (11, 12):
+        cards = _hand(seed)
+        laid = np.array(parse_hand_input(" ".join(cards)).cards, dtype=np.int64)
+        front, middle, back, _, expected = score_splits(laid, rules, 3)
+        scored = dict(zip(zip(front.tolist(), middle.tolist(), back.tolist()), expected.tolist()))
+        table = split_table()
+        legal_count = 0
+        for split in np.random.default_rng(seed).choice(len(table.front), size=3000, replace=False).tolist():
+            ids = (int(table.front[split]), int(table.middle[split]), int(table.back[split]))
+            rows = (tuple(laid[FRONT_SUBSETS[ids[0]]]), tuple(laid[FIVE_SUBSETS[ids[1]]]),
+                    tuple(laid[FIVE_SUBSETS[ids[2]]]))
+            state = player_state("x", HandInput(rows, rows[0] + rows[1] + rows[2], natural=False), rules)
+            assert (state.status == "rows") == (ids in scored)    # the candidates are exactly the legal splits
+            legal_count += ids in scored
+        assert legal_count > 100
+        assert best_arrangement(" ".join(cards), "taiwan")["best"]["expected"] == round(max(scored.values()), 3)
+
+
+def _draw_states(rules, model, count, rng):
+    """Opponent states with rows drawn independently per row from the model (strengths only)."""
+    draws = [rng.choice(row.strengths, size=count, p=row.probability) for row in model.rows]
+    states = []
+    for front, middle, back in zip(*(draw.tolist() for draw in draws)):
+        state = player_state("o", HandInput(((0, 1, 2), (3, 4, 5, 6, 7), (8, 9, 10, 11, 12)),
+                                            tuple(range(13)), natural=False), rules)
+        state.status, state.strengths = "rows", (front, middle, back)
+        if hasattr(state, "keys"):   # the rows' comparison keys, where the engine has them
+            state.keys = state.strengths
+        state.values = tuple(rules.row_values[row][s >> 20] for row, s in enumerate((front, middle, back)))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("preset", ["2-4", "1-6", "fujian", "taiwan", "hk"])
+def test_the_estimate_matches_the_engine_on_rows_drawn_from_the_model(preset):
+    rules = resolve_rules(preset)
+    model = opponent_model(rules)
+    rng = np.random.default_rng(7)
+    opponents = _draw_states(rules, model, 6000, rng)
+    cards = _hand(21)
+    laid = np.array(parse_hand_input(" ".join(cards)).cards, dtype=np.int64)
+    front, middle, back, strengths, expected = score_splits(laid, rules, 1)   # one opponent: no home runs
+    for pick in np.random.default_rng(3).choice(len(expected), size=3, replace=False).tolist():
+        rows = (tuple(laid[FRONT_SUBSETS[front[pick]]]), tuple(laid[FIVE_SUBSETS[middle[pick]]]),
+                tuple(laid[FIVE_SUBSETS[back[pick]]]))
+        mine = player_state("me", HandInput(rows, rows[0] + rows[1] + rows[2], natural=False), rules)
+        amounts = np.array([float(pair.core + pair.extra) for pair in
+                            (settle_pair(rules, mine, other) for other in opponents)])
+        noise = 4 * amounts.std() / np.sqrt(len(amounts))
+        assert abs(amounts.mean() - expected[pick]) <= noise + 1e-6, (pick, amounts.mean(), expected[pick])
+
+
+@pytest.mark.parametrize("preset,seed", [("2-4", 31), ("fujian", 32), ("taiwan", 33)])
+def test_choice_within_the_monte_carlo_references_noise(preset, seed):
+    """A few hands, 24 deals each (the full check is the benchmark's --reference): the reference's value
+    of the advisor's split is within four standard errors (of the paired per-deal difference) of the
+    reference's best split (a noisy maximum over some 20,000 splits: the difference is biased upwards)."""
+    cards = _hand(seed)
+    advice = best_arrangement(" ".join(cards), preset)["best"]
+    ids, values, per_deal = monte_carlo_values(cards, preset, deals=24, seed=seed)
+    laid = parse_hand_input(" ".join(cards)).cards
+    chosen = next(i for i in range(ids.shape[1]) if
+                  sorted(CODES[laid[p]] for p in FIVE_SUBSETS[ids[2, i]]) == sorted(advice["back"]) and
+                  sorted(CODES[laid[p]] for p in FRONT_SUBSETS[ids[0, i]]) == sorted(advice["front"]))
+    top = int(values.argmax())
+    difference = per_deal[:, top] - per_deal[:, chosen]
+    noise = difference.std(ddof=1) / np.sqrt(len(difference))
+    assert difference.mean() <= 4 * noise + 1e-9
+
+
+def test_a_natural_that_pays_more_is_offered():
+    dragon = "AS KH QD JC TS 9H 8D 7C 6S 5H 4D 3C 2S"
+    advice = best_arrangement(dragon, "taiwan")
+    assert advice["natural"]["id"] == "dragon" and advice["natural"]["expected"] == 36
+
+
+def test_bad_input_is_one_scoring_error():
+    with pytest.raises(ScoringError, match="13"):
+        best_arrangement("AS KS QS", "taiwan")
+    with pytest.raises(ScoringError, match="players"):
+        best_arrangement(" ".join(_hand(1)), "taiwan", players=5)
+    with pytest.raises(ScoringError, match="rules"):
+        best_arrangement(" ".join(_hand(1)), "nope")
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scoring", *args], input=stdin, capture_output=True,
+                          text=True, cwd=REPO, timeout=60)
+
+
+def test_cli_arrange_cards_and_rows():
+    cards = _hand(5)
+    done = run("arrange", "-", stdin=json.dumps({"rules": "taiwan", "cards": " ".join(cards)}))
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert set(printed) >= {"best"} and "fix" not in printed
+    assert sorted(printed["best"]["front"] + printed["best"]["middle"] + printed["best"]["back"]) == sorted(cards)
+    fouled = "AS AH KD / 2C 3D 5H 7S 9C / 4C 6D 8H TS QC"
+    done = run("arrange", "-", stdin=json.dumps({"rules": "taiwan", "rows": fouled}))
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert printed["fix"]["foul"].startswith("front") and printed["fix"]["moved"] > 0
+    assert foul_reason(_text(printed["fix"]), "taiwan") is None
+    assert foul_reason(_text(printed["best"]), "taiwan") is None
+
+
+@pytest.mark.parametrize("document, fragment", [
+    ("{oops", "not valid JSON"),
+    (json.dumps({"rules": "taiwan"}), "one of the two"),
+    (json.dumps({"rules": "taiwan", "cards": "AS", "rows": "AS"}), "one of the two"),
+    (json.dumps({"rules": "taiwan", "cards": "AS KS"}), "13"),
+    (json.dumps({"rules": "taiwan", "cards": " ".join(_hand(2)), "colour": 1}), "unknown key"),
+    (json.dumps({"cards": " ".join(_hand(2))}), "no rules"),
+    (json.dumps({"rules": "taiwan", "cards": " ".join(_hand(2)), "players": 9}), "players"),
+    (json.dumps([1, 2]), "JSON object"),
+])
+def test_cli_arrange_errors_are_one_line_with_status_2(document, fragment):
+    done = run("arrange", "-", stdin=document)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], lines
