@@ -21,7 +21,7 @@ import numpy as np
 
 from .advisor import _candidates, _strength_key, refuse_unmodelled
 from .cards import CODES
-from .errors import ScoringError
+from .errors import ScoringError, shown
 from .hand_input import HandInput, parse_hand_input
 from .limits import check_document
 from .numbers import Exact, to_json
@@ -221,8 +221,9 @@ def _rows_json(rows: tuple) -> dict[str, list[str]]:
     return {row: [CODES[card] for card in sorted(cards, reverse=True)] for row, cards in zip(ROWS, rows)}
 
 
-def hindsight(round: dict) -> dict:  # noqa: A002 - the documented parameter name
-    """For a settled round (scoring's round JSON): per player, the best split against the hands as laid.
+def hindsight(round: dict, player: Optional[str] = None) -> dict:  # noqa: A002 - the documented name
+    """For a settled round (scoring's round JSON): per player, the best split against the hands as laid
+    (``player``: that player's entry only, as the web page asks for one at a time).
 
     Returns ``{"rules": preset, "players": {name: {"net": points as played, "best": {"front", "middle",
     "back", "net"} (None for a surrender without cards), "gain": best net - net (0 when the hand as
@@ -233,9 +234,11 @@ def hindsight(round: dict) -> dict:  # noqa: A002 - the documented parameter nam
     if isinstance(round, dict) and round.get("game", GAME) != GAME:
         raise ScoringError("hindsight is for Chinese poker rounds (13 cards in three rows)")
     rules, names, banker, hands, states = _round_parts(round)
+    if player is not None and player not in names:
+        raise ScoringError(f"{shown(player)} is not a player of this round")
     played = settle_round(round, audit=False)
     result: dict[str, Any] = {"rules": rules.preset, "players": {}}
-    for name in names:
+    for name in names if player is None else [player]:
         entry: dict[str, Any] = {"net": played["net"][name], "best": None, "gain": 0, "money_gain": 0,
                                  "splits": 0}
         result["players"][name] = entry

@@ -126,3 +126,11 @@ def test_refuses_what_settle_refuses():
         hindsight({"rules": "2-4", "players": {"a": "AS KS QS / 2C 2D 9H 9S 4C / 3H 4H 5H 6H 7H"}})
     with pytest.raises(ScoringError):
         hindsight({"game": "bigtwo", "rules": "bigtwo-hk", "players": {}})
+
+
+def test_one_player_only():
+    round_ = _round("taiwan", 4)
+    everyone = hindsight(round_)
+    assert hindsight(round_, "p2")["players"] == {"p2": everyone["players"]["p2"]}
+    with pytest.raises(ScoringError, match="not a player"):
+        hindsight(round_, "nobody")
