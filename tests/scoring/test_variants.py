@@ -282,3 +282,35 @@ def test_eleven_point_level_players_get_no_overall_bonus():
 def test_eleven_point_needs_every_pair():
     with pytest.raises(ScoringError, match="need mode = all-pairs"):
         settle("eleven-point", DEAL, banker="A", options={"mode": "banker"})
+
+
+# ---- the one door: bad input, settle_many -----------------------------------------------------------
+
+@pytest.mark.parametrize("entry, message", [
+    ({"sets": "x"}, "Ann: criss cross needs the player's two hands"),
+    ({"sets": [1, 2]}, "Ann \\(set 1\\): a hand is a text, a list or an object, not int"),
+    ({"sets": [ANN_SETS[0], {"front": "AS"}]}, "Ann \\(set 2\\): the hand has front but no middle, back"),
+    ({"sets": ANN_SETS, "natural": True}, "Ann: criss cross needs the player's two hands"),
+])
+def test_criss_cross_bad_entries_are_one_line_errors(entry, message):
+    with pytest.raises(ScoringError, match=message) as raised:
+        settle("criss-cross", {"Ann": entry, "Bob": {"sets": BOB_SETS}})
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"low_middle": "yes"}, "option low_middle must be true or false"),
+    ({"criss_cross": 3}, "option criss_cross must be one of off, each-vs-each, set-vs-set"),
+    ({"overall_bonus": 10 ** 7}, "option overall_bonus must be a whole number"),
+    ({"fourth_point_min_players": 5}, "option fourth_point_min_players must be a whole number from 2 to 4"),
+])
+def test_variant_options_are_checked(options, message):
+    with pytest.raises(ScoringError, match=message):
+        scoring.validate_settings("2-4", options)
+
+
+def test_settle_many_gives_the_one_round_results_for_variants():
+    rounds = [{"rules": "low-middle", "players": low_pair(SEVEN_LOW, "2D 3D 4H 6S 8S")},
+              {"rules": "eleven-point", "players": DEAL},
+              {"rules": "criss-cross", "players": {"Ann": {"sets": ANN_SETS}, "Bob": {"sets": BOB_SETS}}}]
+    assert scoring.settle_many(rounds) == [scoring.settle(round_, audit=False) for round_ in rounds]
