@@ -71,9 +71,8 @@ class CardReader:
         so_far = blur.measured(so_far, photo)  # blurred? (on the picture the passes above left)
         so_far = _tried(sharpened, so_far, photo)  # blurred: restored
         so_far = _tried(stretched, so_far, photo)  # a hand short (loose: blurred): its region stretched
-        if so_far.blurred:  # measured before the sharpened read: no reason to stop advising a retake
-            so_far.result.warnings.append(so_far.blurred)
-        second_opinion.warn(so_far, photo, self.second_classifier)  # a second classifier's doubts, as a warning
+        so_far = blur.warned(so_far)  # measured before the sharpened read: still advise a retake
+        so_far = second_opinion.warned(so_far, photo, self.second_classifier)  # a second classifier's doubts
         return so_far.result
 
     def _decoded(self, data: bytes, loose: bool) -> Photo:

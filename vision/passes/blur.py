@@ -26,6 +26,14 @@ def measured(so_far: ReadSoFar, photo: Photo) -> ReadSoFar:
     return replace(so_far, blurred=blurred)
 
 
+def warned(so_far: ReadSoFar) -> ReadSoFar:
+    """The read so far with its blur warning (if any) among the kept read's warnings."""
+    if not so_far.blurred:
+        return so_far
+    result = so_far.result
+    return replace(so_far, result=replace(result, warnings=[*result.warnings, so_far.blurred]))
+
+
 def blur_warning(image: np.ndarray, readings: list[IndexReading], line: MotionLine | None) -> str | None:
     """The warning when the indices look blurred, whatever the read: on real blurred photos a quarter of the photos
     read wrong had every mark sure (docs/reader.md), and the player's remedy, a steadier, closer photo, differs

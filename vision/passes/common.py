@@ -1,6 +1,8 @@
 """What several passes share: reading a picture, comparing two reads, keeping one. No pass logic lives here."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.cards import EXPECTED_CARDS, IndexReading
@@ -29,9 +31,7 @@ def read_picture(photo: Photo, picture: np.ndarray, second_look: bool = True) ->
 def kept(second: ReadResult, first: ReadResult, name: str) -> ReadResult:
     """`second`, the read named `name`, kept in place of `first`: it carries the photo's timings (all of them are
     recorded in `first`'s) and the list of second reads kept so far."""
-    second.timings_ms = first.timings_ms
-    second.kept_reads = [*first.kept_reads, name]
-    return second
+    return replace(second, timings_ms=first.timings_ms, kept_reads=[*first.kept_reads, name])
 
 
 def count_sure(photo: Photo, read: ReadResult) -> int:

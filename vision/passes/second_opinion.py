@@ -3,6 +3,7 @@ kept read's sure cards and warns of those it names otherwise (vision.second_opin
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from vision.classifier import IndexClassifier
 from vision.passes import Photo, ReadSoFar
@@ -11,13 +12,14 @@ from vision.second_opinion import doubted_cards, second_look_warning
 NAME = "second opinion"
 
 
-def warn(so_far: ReadSoFar, photo: Photo, classifier: IndexClassifier | None) -> None:
-    """Adds the warning of the cards `classifier` (None: off) doubts to the read so far's result."""
+def warned(so_far: ReadSoFar, photo: Photo, classifier: IndexClassifier | None) -> ReadSoFar:
+    """The read so far, warning of the sure cards `classifier` (None: off) doubts."""
     if classifier is None:
-        return
+        return so_far
     start = time.perf_counter()
     result = so_far.result
     doubted = doubted_cards(classifier, so_far.picture, result.cards, photo.config.min_card_confidence)
-    if doubted:
-        result.warnings.append(second_look_warning(doubted))
     photo.timings[NAME] = (time.perf_counter() - start) * 1000
+    if not doubted:
+        return so_far
+    return replace(so_far, result=replace(result, warnings=[*result.warnings, second_look_warning(doubted)]))
