@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["webapp.photos"] = PhotoStore(app.config["PHOTO_DIR"])
 
     from webapp.views import api, games, health, home, rounds
+    from webapp.views import hindsight  # noqa: F401 - adds its route to the rounds blueprint
 
     for module in (home, games, rounds, api, health):
         app.register_blueprint(module.bp)

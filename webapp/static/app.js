@@ -594,3 +594,24 @@ function initShareButtons() {
   }
 }
 document.addEventListener("DOMContentLoaded", initShareButtons);
+
+// ---- "How else could it have been set?": the hindsight is fetched the first time its fold opens ----------
+document.addEventListener("toggle", function (e) {
+  var box = e.target;
+  if (!box.open || !box.dataset || !box.dataset.hindsightUrl || box.dataset.loaded) return;
+  box.dataset.loaded = "1";
+  var body = box.querySelector(".hindsight-body");
+  body.textContent = body.dataset.loading;
+  fetch(box.dataset.hindsightUrl, { credentials: "same-origin" })
+    .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+    .then(function (html) {
+      var found = new DOMParser().parseFromString(html, "text/html").querySelector("#hindsight-result");
+      body.replaceChildren.apply(body, found ? Array.prototype.slice.call(found.childNodes) : []);
+    })
+    .catch(function () {
+      delete box.dataset.loaded;
+      var link = document.createElement("a");
+      link.href = box.dataset.hindsightUrl; link.textContent = "↻";
+      body.replaceChildren(link);
+    });
+}, true);

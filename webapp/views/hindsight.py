@@ -1,0 +1,35 @@
+"""The round page's "How else could it have been set?": one player's hindsight, computed only when asked.
+
+The route hangs on the rounds blueprint (so a PIN-protected game asks for its PIN first, as every round
+page does).  It answers only for a settled Chinese-poker round: against the other hands exactly as laid,
+the split of the player's 13 cards that would have scored the most (scoring.hindsight, every legal split
+settled exactly, ~20-100 ms), and the split the advisor would choose without seeing the other hands
+(scoring.best_arrangement, a few ms).  The page's script fetches it when the player's <details> opens;
+without the script the link opens it as a page of its own.
+"""
+from __future__ import annotations
+
+from flask import abort, render_template
+
+import scoring
+from webapp.rounds.review import round_input
+from webapp.views.rounds import _load, _player, bp
+
+
+@bp.get("/g/<token>/r/<int:number>/p/<int:seat>/hindsight")
+def hindsight(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
+    game, rnd = _load(token, number)
+    player = _player(game, seat)
+    if game.is_bigtwo:
+        abort(404, description="Big Two hands are played, not set: there is no other way to set them.")
+    if rnd.status != "settled":
+        abort(409, description="How else a hand could have been set is shown once the round is settled.")
+    round_data = round_input(game, rnd)
+    entry = scoring.hindsight(round_data, player)["players"][player]
+    general = None
+    hand = round_data["players"][player]
+    if entry["best"] is not None:
+        cards = hand["front"] + hand["middle"] + hand["back"]
+        general = scoring.best_arrangement(cards, round_data["rules"], round_data.get("options"),
+                                           players=len(round_data["players"]))
+    return render_template("hindsight.html", game=game, rnd=rnd, player=player, entry=entry, general=general)
