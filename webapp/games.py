@@ -90,12 +90,19 @@ def settings_from_form(form: Mapping[str, str], presets: dict[str, dict[str, Any
     game = form.get("game", "").strip()
     preset = form.get("preset", "").strip()
     options: dict[str, Any] = {}
-    for name, default in presets.get(preset, {}).get("options", {}).items():
+    known = presets.get(preset, {}).get("options", {})
+    for name, default in known.items():
         raw = form.get(f"opt-{preset}-{name}")
         value = rules.coerce_option(default, raw)
         if value != default:
             options[name] = value
     pair_stakes, errors = parse_pair_stakes(form.get("pair_stakes", ""))
+    # A field for an option these rules do not have (a stale page, a hand-made form) is refused, not dropped.
+    prefix = f"opt-{preset}-"
+    unknown = sorted(key[len(prefix):] for key in form if key.startswith(prefix) and key[len(prefix):] not in known)
+    if preset in presets and unknown:
+        errors.append(f"Unknown option{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for these "
+                      f"rules; the valid ones are: {', '.join(known)}.")
     banker = form.get("banker", "").strip() or None
     if banker and banker.isdigit():  # the form sends a seat number
         seat = int(banker) - 1
@@ -165,8 +172,8 @@ def validate(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list
     banker_mode = presets.get(settings.preset, {}).get("banker", False)
     if settings.banker and settings.banker not in names:
         errors.append(f"The banker '{settings.banker}' is not one of the players.")
-    if errors:
-        return errors
+    if errors:  # the options' problems too, so a bad stake does not hide a bad option
+        return errors + option_problems(settings, presets)
     settings.pair_stakes = resolved
     if banker_mode and not settings.banker:
         settings.banker = names[0]
@@ -174,6 +181,21 @@ def validate(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list
         settings.banker, settings.rotate_banker = None, False
     return rules.validate_game(settings.preset, settings.options, names, settings.banker,
                                settings.stake, settings.pair_stakes)
+
+
+def option_problems(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list[str]:
+    """Scoring's verdict on each changed option alone (it stops at its first problem), for the form's full list."""
+    if settings.preset not in presets:
+        return []
+    names = settings.players if 2 <= len(settings.players) <= 4 and len(set(settings.players)) == len(
+        settings.players) else ["P1", "P2", "P3", "P4"]
+    banker = names[0] if presets[settings.preset].get("banker") else None
+    problems: list[str] = []
+    for name, value in settings.options.items():
+        for problem in rules.validate_game(settings.preset, {name: value}, names, banker, "1", []):
+            if problem not in problems:
+                problems.append(problem)
+    return problems
 
 
 def _check_game(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list[str]:

@@ -218,6 +218,21 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "share_copy": ("Copy link", "複製連結", "复制链接"),
     "share_copied": ("Copied", "已複製", "已复制"),
     "share_send": ("Share…", "分享…", "分享…"),
+    "more_options": ("More options ({n})", "更多選項（{n}）", "更多选项（{n}）"),
+    "manage_game": ("Game: rename, rematch, end, delete", "牌局：改名、再來一局、結束、刪除", "牌局：改名、再来一局、结束、删除"),
+    "rename_player": ("Rename a player", "玩家改名", "玩家改名"),
+    "new_name": ("New name", "新名字", "新名字"),
+    "rename": ("Rename", "改名", "改名"),
+    "rematch": ("Rematch", "再來一局", "再来一局"),
+    "rematch_help": ("A new game with the same players, rules and stakes.", "同樣的玩家、規則和注額開新牌局。",
+                     "同样的玩家、规则和注额开新牌局。"),
+    "end_game": ("End the game", "結束牌局", "结束牌局"),
+    "resume_game": ("Carry on playing", "繼續牌局", "继续牌局"),
+    "game_ended": ("This game has ended: final totals and settle-up below.", "牌局已結束：以下是最後總數和結算。",
+                   "牌局已结束：以下是最后总数和结算。"),
+    "delete_confirm": ("Yes, delete this game with its rounds and photos for good", "確定永久刪除此牌局及其所有局數和相片",
+                       "确定永久删除此牌局及其所有局数和相片"),
+    "delete_game": ("Delete the game", "刪除牌局", "删除牌局"),
 }
 
 # Review warnings (English wording in webapp.rounds.WARNING_TEXT): Traditional, Simplified.

@@ -41,6 +41,8 @@ class Game(Base):
     rotate_banker: Mapped[bool] = mapped_column(default=False)
     pin_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Set when the table ends the game: no new rounds; the page shows the final standings and settle-up.
+    ended_at: Mapped[datetime | None] = mapped_column(nullable=True)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

@@ -4,6 +4,7 @@ $TEST_ARTEFACTS/conveniences (default /tmp/test-artefacts/conveniences)."""
 from __future__ import annotations
 
 import os
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -43,6 +44,13 @@ def phone(browser):
     tab.set_default_timeout(10_000)
     yield tab
     context.close()
+
+
+def wait_until(check, page, timeout_s: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, "the page did not change in time"
+        page.wait_for_timeout(20)
 
 
 def played_game(page, server: str, rounds: int = 2) -> str:
@@ -102,15 +110,15 @@ def test_the_qr_code_on_the_game_page_decodes_to_its_link(live_server, phone):  
     phone.locator("#share summary").tap()
     qr = phone.locator("#share-qr")
     qr.scroll_into_view_if_needed()
-    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    wait_until(lambda: qr.evaluate("img => img.complete && img.naturalWidth > 0"), phone)
     shot(phone, "04-share-qr", full_page=False)
     image = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
     text, _points, _ = cv2.QRCodeDetector().detectAndDecode(image)
     link = phone.locator("#share-url").input_value()
     assert text == link == f"{live_server}/g/{token}"
     phone.locator("#share-copy").tap()
+    playwright_api.expect(phone.locator("#share-copy")).to_have_text("Copied")  # after the clipboard took it
     assert phone.evaluate("navigator.clipboard.readText()") == link
-    assert phone.locator("#share-copy").inner_text() == "Copied"
     # Desktop-Linux Chromium has no share sheet: its button stays hidden rather than failing when tapped.
     assert phone.locator("#share-native").is_hidden() == (not phone.evaluate("!!navigator.share"))
 
@@ -128,3 +136,81 @@ def test_the_share_button_hands_the_link_to_the_system_sheet(live_server, browse
         assert page.evaluate("window.shared") == {"title": "Friday night", "url": f"{live_server}/g/{token}"}
     finally:
         context.close()
+
+
+def test_the_new_game_form_in_words_shows_every_error_at_once(live_server, phone):  # noqa: F811
+    phone.goto(f"{live_server}/games/new")
+    phone.fill("input[name=player1]", "Ann")
+    phone.fill("input[name=player2]", "Bob")
+    phone.select_option("#preset", "hk")
+    banker = phone.locator("#banker-box select option")
+    assert banker.all_inner_texts()[:2] == ["Ann", "Bob"]  # the names as typed, not "Player 1"
+    phone.locator("#options-hk > summary").tap()
+    options = phone.locator('fieldset[data-preset="hk"]')
+    assert "Scoop multiplier (打槍)" in options.inner_text() and "scoop_multiplier" not in options.inner_text()
+    assert phone.locator("#more-options-hk").evaluate("d => !d.open")  # the rare ones folded
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    shot(phone, "05-new-game-options")
+    assert height < 3000, height  # was about 5,200 px with every Hong Kong option open
+    phone.fill('input[name="opt-hk-scoop_multiplier"]', "x")
+    phone.fill("input[name=stake]", "abc")
+    with phone.expect_navigation():
+        phone.locator("#create-game").tap()
+    errors = phone.locator("#form-errors li").all_inner_texts()
+    assert any("stake" in e for e in errors) and any("Scoop multiplier" in e for e in errors), errors
+    shot(phone, "06-new-game-errors")
+
+
+def test_tap_targets_are_at_least_44_px(live_server, phone):  # noqa: F811
+    token = played_game(phone, live_server, rounds=1)
+    phone.goto(f"{live_server}/g/{token}/r/1")
+    small = []
+    for selector in (".lang .chip", ".crumbs a", ".hand h2 a"):
+        for box in (phone.locator(selector).nth(i).bounding_box() for i in range(phone.locator(selector).count())):
+            if box["height"] < 44 or box["width"] < 44:
+                small.append((selector, box))
+    assert phone.request.post(f"{live_server}/api/games/{token}/rounds", data={}).status == 201  # an open round
+    phone.goto(f"{live_server}/g/{token}/r/2/p/0")
+    loose = phone.locator('label.check:has(input[name="mode"][value="loose"])')
+    assert loose.count() == 1
+    box = loose.bounding_box()
+    if box["height"] < 44:
+        small.append(("loose checkbox", box))
+    assert not small, small
+    header = phone.locator("header.top").bounding_box()
+    assert header["height"] < 80  # the bigger chips still fit the phone's header on one line
+    shot(phone, "07-hand-page-targets", full_page=False)
+
+
+def test_chart_labels_and_managing_a_game(live_server, phone):  # noqa: F811
+    token = played_game(phone, live_server, rounds=2)
+    phone.goto(f"{live_server}/g/{token}")
+    labels = phone.locator("#standings-chart .end-label").all_text_contents()
+    assert sorted(label.split(" ")[0] for label in labels) == ["Ann", "Bob", "Cy", "Dee"]
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    phone.locator("#game-chart").screenshot(path=str(ARTEFACTS / "08-chart-labels.png"))
+    phone.locator("#manage > summary").tap()
+    phone.select_option("#rename-form select[name=old]", "Cy")
+    phone.fill("#rename-form input[name=new]", "Cyrus")
+    with phone.expect_navigation():
+        phone.locator("#rename-save").tap()
+    assert "Cyrus" in phone.locator("#game-totals").inner_text()
+    phone.locator("#manage > summary").tap()
+    with phone.expect_navigation():
+        phone.locator("#end-game").tap()
+    assert phone.locator("#game-ended").is_visible() and phone.locator("#new-round").count() == 0
+    shot(phone, "09-game-ended")
+    with phone.expect_navigation():
+        phone.locator("#rematch-top").tap()
+    assert phone.url != f"{live_server}/g/{token}"
+    assert phone.request.get(phone.url.replace("/g/", "/api/games/")).json()["players"] == ["Ann", "Bob", "Cyrus", "Dee"]
+    rematch_url = phone.url
+    phone.locator("#manage > summary").tap()
+    phone.locator("#delete-game").tap()  # not ticked: the browser asks for the box first, nothing is sent
+    assert phone.url == rematch_url
+    phone.locator("#delete-confirm").check()
+    with phone.expect_navigation():
+        phone.locator("#delete-game").tap()
+    assert phone.url.rstrip("/") == live_server and "Deleted" in phone.locator("main").inner_text()
+    assert phone.request.get(rematch_url).status == 404
+    shot(phone, "10-deleted")

@@ -25,6 +25,8 @@ def new_round(session: Session, game: Game, create_key: str | None = None) -> tu
             if existing is not None:
                 session.commit()
                 return existing, False
+        if game.ended_at is not None:
+            raise RoundError("This game has ended: no more rounds (a rematch starts a new game).", 409)
         number = (session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id)) or 0) + 1
         rnd = Round(game_id=game.id, number=number, create_key=create_key, status="open",
                     banker=banker_for_round(game, number), revision=0,

@@ -595,6 +595,21 @@ function initShareButtons() {
 }
 document.addEventListener("DOMContentLoaded", initShareButtons);
 
+// ---- new-game form: the banker list shows the names as they are typed -------------------------------------
+function initBankerNames() {
+  var form = $("#new-game");
+  if (!form || !form.elements.banker) return;
+  function update() {
+    $all("option[data-seat]", form).forEach(function (option) {
+      var typed = form.elements["player" + option.dataset.seat].value.trim();
+      option.textContent = typed || option.dataset.blank;
+    });
+  }
+  form.addEventListener("input", function (e) { if (/^player\d$/.test(e.target.name)) update(); });
+  update();
+}
+document.addEventListener("DOMContentLoaded", initBankerNames);
+
 // ---- "How else could it have been set?": the hindsight is fetched the first time its fold opens ----------
 document.addEventListener("toggle", function (e) {
   var box = e.target;

@@ -4,14 +4,15 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 
-from webapp import access, rounds as round_ops, rules
+from webapp import access, game_admin, rounds as round_ops, rules
 from webapp.chart import standings_chart
 from webapp.db import get_session
 from webapp.export import download_headers, game_csv, game_export, settle_up_csv
-from webapp.games import SettingsInvalid, create_game, settings_from_form, standings
+from webapp.games import SettingsInvalid, create_game, find_game, settings_from_form, standings, validate
 from webapp.models import CHINESE_POKER, GAME_TYPES
+from webapp.option_labels import in_words, option_help, option_label, split_common
 from webapp.settle_up import Scope, payments_of, record_payment, settle_up, undo_payment
 from webapp.share import qr_png
 
@@ -28,7 +29,9 @@ def new_game():  # type: ignore[no-untyped-def]
     game = game if game in GAME_TYPES else CHINESE_POKER
     if request.method == "POST":
         settings, errors = settings_from_form(form, presets)
-        if not errors:
+        if errors:  # every problem at once: what parsing found, then the settings' own checks
+            errors += [e for e in validate(settings, presets) if e not in errors]
+        else:
             try:
                 game = create_game(get_session(), settings)
             except SettingsInvalid as err:
@@ -39,8 +42,10 @@ def new_game():  # type: ignore[no-untyped-def]
                     access.remember_unlocked(game)
                 return redirect(url_for("games.show", token=game.token), 303)
     offered = {name: info for name, info in presets.items() if info["game"] == game}
+    errors = [in_words(e, presets.get(form.get("preset", ""), {}).get("options", {})) for e in errors]
     return render_template("new_game.html", presets=offered, game=game, games=GAME_TYPES, errors=errors,
-                           form=form), 400 if errors else 200
+                           form=form, option_label=option_label, option_help=option_help,
+                           split_common=split_common), 400 if errors else 200
 
 
 @bp.before_app_request
@@ -83,7 +88,7 @@ def show(token: str):  # type: ignore[no-untyped-def]
     return render_template(
         "game.html", game=game, rounds=rounds, standings=table,
         chart=standings_chart(table["players"], table["series"]),
-        create_key=secrets.token_urlsafe(16), share_url=url_for("games.show", token=token, _external=True),
+        create_key=secrets.token_urlsafe(16), rematch_key=secrets.token_urlsafe(16), share_url=url_for("games.show", token=token, _external=True),
         me=(session.get("me") or {}).get(token), game_etag=round_ops.game_etag(get_session(), game),
         scope=scope, newest=newest,
         settle_up=settle_up(game, rounds, payments_of(get_session(), game), scope),
@@ -163,3 +168,57 @@ def export_csv(token: str):  # type: ignore[no-untyped-def]
     game = access.game_or_404(token)
     return Response(game_csv(game, list(game.rounds)), mimetype="text/csv",
                     headers=download_headers(game, "", "csv"))
+
+
+@bp.post("/g/<token>/end")
+def end(token: str):  # type: ignore[no-untyped-def]
+    """End the game (no more rounds) or, with ended=0, carry on playing."""
+    game = access.game_or_404(token)
+    game_admin.end_game(get_session(), game, request.form.get("ended", "1") != "0")
+    return redirect(url_for("games.show", token=token), 303)
+
+
+@bp.post("/g/<token>/rematch")
+def rematch(token: str):  # type: ignore[no-untyped-def]
+    """Same players, rules and stakes, a new game; the page's key makes a double tap one rematch, not two."""
+    game = access.game_or_404(token)
+    key = request.form.get("rematch_key", "")[:64]
+    made = dict(session.get("rematches") or {})
+    if key and key in made and find_game(get_session(), made[key]) is not None:
+        return redirect(url_for("games.show", token=made[key]), 303)
+    copy = game_admin.rematch(get_session(), game)
+    if key:
+        made[key] = copy.token
+        session["rematches"] = dict(list(made.items())[-access.KNOWN_GAMES_LIMIT:])
+    access.remember_game(copy.token)
+    if game.pin_hash and access.is_unlocked(game):
+        access.remember_unlocked(copy)
+    return redirect(url_for("games.show", token=copy.token), 303)
+
+
+@bp.post("/g/<token>/delete")
+def delete(token: str):  # type: ignore[no-untyped-def]
+    """Delete the game with its rounds and photos, once the box saying so is ticked."""
+    game = access.game_or_404(token)
+    if request.form.get("confirm") != "yes":
+        abort(400, description="Tick the box to confirm: deleting a game removes its rounds and photos for good.")
+    title = game.title
+    game_admin.delete_game(get_session(), game, current_app.extensions["webapp.photos"])
+    session["games"] = [t for t in session.get("games", []) if t != token]
+    flash(f"Deleted “{title}” with its rounds and photos.", "info")
+    return redirect(url_for("home.index"), 303)
+
+
+@bp.post("/g/<token>/rename")
+def rename(token: str):  # type: ignore[no-untyped-def]
+    game = access.game_or_404(token)
+    old, new = request.form.get("old", "").strip(), request.form.get("new", "").strip()
+    problem = game_admin.rename_player(get_session(), game, old, new)
+    if problem:
+        flash(problem, "error")
+    else:
+        mine = dict(session.get("me") or {})
+        if mine.get(token) == old:
+            mine[token] = new
+            session["me"] = mine
+    return redirect(url_for("games.show", token=token), 303)

@@ -106,7 +106,12 @@ def _player(game: Game, seat: int) -> str:
 @bp.post("/g/<token>/rounds")
 def create(token: str):  # type: ignore[no-untyped-def]
     game = access.game_or_404(token)
-    rnd, _created = rounds.new_round(get_session(), game, request.form.get("create_key"))
+    try:
+        rnd, _created = rounds.new_round(get_session(), game, request.form.get("create_key"))
+    except rounds.RoundError as err:  # the game has ended (a page left open elsewhere)
+        get_session().rollback()
+        flash(str(err), "error")
+        return redirect(url_for("games.show", token=token), 303)
     return redirect(url_for("rounds.show", token=token, number=rnd.number), 303)
 
 

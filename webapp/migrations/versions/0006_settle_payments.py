@@ -1,4 +1,4 @@
-"""Settle-up: transfers marked paid, per game and scope (whole game or a range of rounds).
+"""Settle-up: transfers marked paid, per game and scope (whole game or a range of rounds); a game's end.
 
 Revision ID: 0006
 Revises: 0005
@@ -25,8 +25,12 @@ def upgrade() -> None:
         sa.Column("paid_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_settle_payments_game_id", "settle_payments", ["game_id"])
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("ended_at")
     op.drop_index("ix_settle_payments_game_id", table_name="settle_payments")
     op.drop_table("settle_payments")
