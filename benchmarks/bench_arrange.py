@@ -50,10 +50,19 @@ def percentile(sorted_values: list[float], share: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(share * len(sorted_values)))]
 
 
-def line(label: str, millis: list[float], unit: str = "hands") -> str:
-    millis = sorted(millis)
-    return (f"  {label:<34} {len(millis):>5} {unit}  median {statistics.median(millis):7.3f} ms  "
-            f"p95 {percentile(millis, 0.95):7.3f} ms  max {millis[-1]:7.3f} ms")
+def line(label: str, millis: list[float], cpu: list[float], unit: str = "hands") -> str:
+    """Wall-clock and CPU (this process's) milliseconds: on a shared machine the CPU figures are the steadier."""
+    millis, cpu = sorted(millis), sorted(cpu)
+    return (f"  {label:<30} {len(millis):>5} {unit}  wall median {statistics.median(millis):7.3f} ms  "
+            f"p95 {percentile(millis, 0.95):7.3f} ms  max {millis[-1]:7.3f} ms | CPU median "
+            f"{statistics.median(cpu):7.3f} ms  p95 {percentile(cpu, 0.95):7.3f} ms")
+
+
+def timed(call) -> tuple[float, float]:
+    """(wall ms, CPU ms) of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    call()
+    return 1000 * (time.perf_counter() - wall), 1000 * (time.process_time() - cpu)
 
 
 def text(rows: dict) -> str:
@@ -84,26 +93,18 @@ def speed(args: argparse.Namespace) -> None:
         rng = random.Random(f"{args.seed}{rules}")
         model = opponent_model(resolve_rules(rules)).source
         scoring.best_arrangement(" ".join(four_hands(rng)[0]), rules)   # warm-up: tables built once a process
-        millis = []
-        for _ in range(args.hands):
-            cards = " ".join(four_hands(rng)[0])
-            start = time.perf_counter()
-            scoring.best_arrangement(cards, rules)
-            millis.append(1000 * (time.perf_counter() - start))
+        hands = [" ".join(four_hands(rng)[0]) for _ in range(args.hands)]
+        millis, cpu = zip(*(timed(lambda: scoring.best_arrangement(cards, rules)) for cards in hands))
         print(f"{rules} (opponent model: {model}):")
-        print(line("best_arrangement", millis))
+        print(line("best_arrangement", millis, cpu))
         rounds = []
         for _ in range(args.rounds):
             hands = four_hands(rng)
             rounds.append({"rules": rules, "players": {f"p{seat}": strongest_rows(hand, rules)
                                                       for seat, hand in enumerate(hands)}})
         scoring.hindsight(rounds[0])
-        millis = []
-        for round_ in rounds:
-            start = time.perf_counter()
-            scoring.hindsight(round_)
-            millis.append(1000 * (time.perf_counter() - start))
-        print(line("hindsight, four-player round", millis, "rounds"))
+        millis, cpu = zip(*(timed(lambda: scoring.hindsight(round_)) for round_ in rounds))
+        print(line("hindsight, 4-player round", millis, cpu, "rounds"))
 
 
 def reference(args: argparse.Namespace) -> None:
