@@ -168,9 +168,11 @@ def score_splits(hand_cards: np.ndarray, rules: Rules, opponents: int,
 
 
 def refuse_unmodelled(rules: Rules) -> None:
-    """ScoringError for rules whose rows the advisor does not order yet (deuce-to-seven low middle)."""
-    if getattr(rules, "low_middle", False):
-        raise ScoringError(f"rules {rules.preset}: the advisor does not play a low middle row yet")
+    """ScoringError for rules the advisor and hindsight do not model: seed 004's 変種 (a deuce-to-seven
+    middle, criss-cross's two sets, the 11-point game's fourth point and overall bonus)."""
+    if getattr(rules, "variant", False) or getattr(rules, "low_middle", False):
+        raise ScoringError(f"rules {rules.preset}: the arrangement advisor does not play seed 004's variants "
+                           f"(low middle, criss-cross, the 11-point game) yet")
 
 
 def best_split(hand_cards: np.ndarray, rules: Rules, opponents: int,

@@ -185,3 +185,9 @@ def test_cli_arrange_errors_are_one_line_with_status_2(document, fragment):
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and fragment in lines[0], lines
+
+
+@pytest.mark.parametrize("preset", ["low-middle", "eleven-point"])
+def test_seed_004_variants_are_refused_in_words(preset):
+    with pytest.raises(ScoringError, match="variants"):
+        best_arrangement(" ".join(_hand(3)), preset)

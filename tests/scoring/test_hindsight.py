@@ -134,3 +134,9 @@ def test_one_player_only():
     assert hindsight(round_, "p2")["players"] == {"p2": everyone["players"]["p2"]}
     with pytest.raises(ScoringError, match="not a player"):
         hindsight(round_, "nobody")
+
+
+def test_seed_004_variants_are_refused_in_words():
+    round_ = _round("eleven-point", 13)
+    with pytest.raises(ScoringError, match="variants"):
+        hindsight(round_)

@@ -25,11 +25,16 @@ def hindsight(token: str, number: int, seat: int):  # type: ignore[no-untyped-de
     if rnd.status != "settled":
         abort(409, description="How else a hand could have been set is shown once the round is settled.")
     round_data = round_input(game, rnd)
-    entry = scoring.hindsight(round_data, player)["players"][player]
-    general = None
-    hand = round_data["players"][player]
-    if entry["best"] is not None:
-        cards = hand["front"] + hand["middle"] + hand["back"]
-        general = scoring.best_arrangement(cards, round_data["rules"], round_data.get("options"),
-                                           players=len(round_data["players"]))
-    return render_template("hindsight.html", game=game, rnd=rnd, player=player, entry=entry, general=general)
+    try:
+        entry = scoring.hindsight(round_data, player)["players"][player]
+        general = None
+        hand = round_data["players"][player]
+        if entry["best"] is not None:
+            cards = hand["front"] + hand["middle"] + hand["back"]
+            general = scoring.best_arrangement(cards, round_data["rules"], round_data.get("options"),
+                                               players=len(round_data["players"]))
+    except scoring.ScoringError as err:   # rules the advisor does not model (seed 004's variants)
+        return render_template("hindsight.html", game=game, rnd=rnd, player=player, entry=None, general=None,
+                               error=str(err)), 422
+    return render_template("hindsight.html", game=game, rnd=rnd, player=player, entry=entry, general=general,
+                           error=None)
