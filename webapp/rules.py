@@ -207,6 +207,18 @@ def settle(round_data: dict[str, Any]) -> dict[str, Any]:
     return scoring.settle(round_data)
 
 
+def hindsight(round_data: dict[str, Any], player: str) -> dict[str, Any]:
+    """One player's best split against the hands as laid, and the advisor's split for the cards alone
+    (``general``: None for a surrendered hand)."""
+    entry = scoring.hindsight(round_data, player)["players"][player]
+    general = None
+    if entry["best"] is not None:
+        hand = round_data["players"][player]
+        general = scoring.best_arrangement(hand["front"] + hand["middle"] + hand["back"], round_data["rules"],
+                                           round_data.get("options"), players=len(round_data["players"]))
+    return {"entry": entry, "general": general}
+
+
 def validate_game(preset: str, options: dict[str, Any], players: list[str], banker: str | None,
                   stake: str, pair_stakes: list[dict[str, Any]]) -> list[str]:
     """Scoring's own messages about the table's settings (empty when they are fine)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import abort, render_template
 
-import scoring
+from webapp import rules
 from webapp.rounds.review import round_input
 from webapp.views.rounds import _load, _player, bp
 
@@ -26,15 +26,8 @@ def hindsight(token: str, number: int, seat: int):  # type: ignore[no-untyped-de
         abort(409, description="How else a hand could have been set is shown once the round is settled.")
     round_data = round_input(game, rnd)
     try:
-        entry = scoring.hindsight(round_data, player)["players"][player]
-        general = None
-        hand = round_data["players"][player]
-        if entry["best"] is not None:
-            cards = hand["front"] + hand["middle"] + hand["back"]
-            general = scoring.best_arrangement(cards, round_data["rules"], round_data.get("options"),
-                                               players=len(round_data["players"]))
-    except scoring.ScoringError as err:   # rules the advisor does not model (seed 004's variants)
+        found = rules.hindsight(round_data, player)
+    except rules.ScoringError as err:   # rules the advisor does not model (seed 004's variants)
         return render_template("hindsight.html", game=game, rnd=rnd, player=player, entry=None, general=None,
                                error=str(err)), 422
-    return render_template("hindsight.html", game=game, rnd=rnd, player=player, entry=entry, general=general,
-                           error=None)
+    return render_template("hindsight.html", game=game, rnd=rnd, player=player, error=None, **found)
