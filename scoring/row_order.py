@@ -17,10 +17,16 @@ Functions taking strengths accept ints or numpy arrays of the same shape.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import comb, prod
 from typing import Any, Optional, Sequence
 
-from .evaluate import RANK_KEY, SUIT_BIT, ONE_SUIT, evaluate_five_batch, five_card_tables
+import numpy as np
+
+from .evaluate import ONE_SUIT, RANK_KEY, SUIT_BIT, evaluate_five_batch, five_card_tables, strength_of_ranks
 from .hand_names import describe_en
+from .row_odds import FIVE_ROWS, ODDS_SCALE, win_odds
 
 LOW_FLIP = (1 << 24) - 1   # strengths are below 2**24
 
@@ -87,43 +93,29 @@ def foul_text(strengths: tuple, rules: Any) -> Optional[str]:
     return None
 
 
-def _low_odds_table() -> tuple[Any, Any]:
+@lru_cache(maxsize=1)
+def _low_odds_table() -> tuple[np.ndarray, np.ndarray]:
     """(every deuce-to-seven middle strength, ascending; its odds in 1 / ODDS_SCALE of beating a random
     5-card row played low: the share of all C(52,5) rows that are worse, i.e. stronger, ties half)."""
-    global _LOW_ODDS
-    if _LOW_ODDS is None:
-        import numpy as np
-        from itertools import combinations_with_replacement
-        from math import comb, prod
-
-        from .evaluate import strength_of_ranks
-        from .row_odds import FIVE_ROWS, ODDS_SCALE
-        counts: dict[int, int] = {}
-        for ranks in combinations_with_replacement(range(13), 5):
-            per_rank = [ranks.count(rank) for rank in set(ranks)]
-            if max(per_rank) > 4:
-                continue
-            flushes = 4 if len(per_rank) == 5 else 0
-            plain = strength_of_ranks(ranks, False, False, False)
-            counts[plain] = counts.get(plain, 0) + prod(comb(4, count) for count in per_rank) - flushes
-            if flushes:
-                flush = strength_of_ranks(ranks, True, False, False)
-                counts[flush] = counts.get(flush, 0) + flushes
-        strengths = np.array(sorted(counts), dtype=np.int64)
-        equal = np.array([counts[s] for s in strengths.tolist()], dtype=np.int64)
-        above = FIVE_ROWS - np.cumsum(equal)
-        _LOW_ODDS = strengths, (2 * above + equal) * ODDS_SCALE // (2 * FIVE_ROWS)
-    return _LOW_ODDS
-
-
-_LOW_ODDS = None
+    counts: dict[int, int] = {}
+    for ranks in combinations_with_replacement(range(13), 5):
+        per_rank = [ranks.count(rank) for rank in set(ranks)]
+        if max(per_rank) > 4:
+            continue
+        flushes = 4 if len(per_rank) == 5 else 0
+        plain = strength_of_ranks(ranks, False, False, False)
+        counts[plain] = counts.get(plain, 0) + prod(comb(4, count) for count in per_rank) - flushes
+        if flushes:
+            flush = strength_of_ranks(ranks, True, False, False)
+            counts[flush] = counts.get(flush, 0) + flushes
+    strengths = np.array(sorted(counts), dtype=np.int64)
+    equal = np.array([counts[s] for s in strengths.tolist()], dtype=np.int64)
+    above = FIVE_ROWS - np.cumsum(equal)
+    return strengths, (2 * above + equal) * ODDS_SCALE // (2 * FIVE_ROWS)
 
 
 def middle_win_odds(strengths: Any, rules: Any) -> Any:
     """Odds (in 1 / scoring.row_odds.ODDS_SCALE) that middles of these strengths beat a random middle."""
-    import numpy as np
-
-    from .row_odds import win_odds
     if not rules.low_middle:
         return win_odds(strengths, 5, rules.wheel_second)
     known, odds = _low_odds_table()

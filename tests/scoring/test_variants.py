@@ -314,3 +314,16 @@ def test_settle_many_gives_the_one_round_results_for_variants():
               {"rules": "eleven-point", "players": DEAL},
               {"rules": "criss-cross", "players": {"Ann": {"sets": ANN_SETS}, "Bob": {"sets": BOB_SETS}}}]
     assert scoring.settle_many(rounds) == [scoring.settle(round_, audit=False) for round_ in rounds]
+
+
+def test_low_middle_odds_fall_as_the_low_gets_worse():
+    """legal_fix's tie-break under line 105: a middle's odds of beating a random middle played low — the best
+    low (7-5-4-3-2 unsuited) beats nearly every row, odds fall with every worse low, a royal flush beats none."""
+    from scoring.row_odds import ODDS_SCALE
+    from scoring.row_order import _low_odds_table
+    strengths, odds = _low_odds_table()
+    assert np.all(np.diff(odds) < 0)
+    best = evaluate_five_batch(np.array([[card_from_text(c) for c in SEVEN_LOW.split()]]), False, False)[0]
+    royal = evaluate_five_batch(np.array([[card_from_text(c) for c in "TS JS QS KS AS".split()]]), False, False)[0]
+    assert strengths[0] == best and odds[0] > ODDS_SCALE * 0.999
+    assert strengths[-1] == royal and odds[-1] < ODDS_SCALE * 0.000001
