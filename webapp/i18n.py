@@ -233,6 +233,16 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "delete_confirm": ("Yes, delete this game with its rounds and photos for good", "確定永久刪除此牌局及其所有局數和相片",
                        "确定永久删除此牌局及其所有局数和相片"),
     "delete_game": ("Delete the game", "刪除牌局", "删除牌局"),
+    "app_short": ("Scorer", "計分", "计分"),
+    "offline": ("Offline", "離線", "离线"),
+    "offline_banner": ("Offline: this is the last state this phone saw, read-only. Changes are off until the "
+                       "connection is back; nothing you tapped is sent later.",
+                       "離線中：這是此手機最後看到的狀態，只供閱讀。連線恢復前不能更改；離線時點的不會稍後補發。",
+                       "离线中：这是此手机最后看到的状态，只供阅读。连线恢复前不能更改；离线时点的不会稍后补发。"),
+    "offline_never_seen": ("This phone has not opened this page while online, so there is nothing saved to show. "
+                           "Try again when the connection is back.",
+                           "此手機未曾在連線時打開此頁，沒有可顯示的記錄。請在連線恢復後再試。",
+                           "此手机未曾在连线时打开此页，没有可显示的记录。请在连线恢复后再试。"),
 }
 
 # Review warnings (English wording in webapp.rounds.WARNING_TEXT): Traditional, Simplified.

@@ -214,3 +214,44 @@ def test_chart_labels_and_managing_a_game(live_server, phone):  # noqa: F811
     assert phone.url.rstrip("/") == live_server and "Deleted" in phone.locator("main").inner_text()
     assert phone.request.get(rematch_url).status == 404
     shot(phone, "10-deleted")
+
+
+def test_installable_and_read_only_when_offline(live_server, browser):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        token = played_game(page, live_server, rounds=1)
+        for path in ("/", "/games/new", f"/g/{token}", f"/g/{token}/r/1"):
+            page.goto(live_server + path)
+            assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest", path
+        manifest = page.request.get(f"{live_server}/manifest.webmanifest")
+        assert manifest.headers["content-type"].startswith("application/manifest+json")
+        icons = manifest.json()["icons"]
+        assert {"192x192", "512x512"} <= {icon["sizes"] for icon in icons} and manifest.json()["display"] == "standalone"
+        for icon in icons:
+            assert page.request.get(live_server + icon["src"]).headers["content-type"] == "image/png"
+        page.goto(f"{live_server}/g/{token}")
+        scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+        assert scope == live_server + "/"
+        page.reload()  # now under the worker's control: this page's copy is kept
+        assert page.evaluate("!!navigator.serviceWorker.controller")
+        totals = page.locator("#game-totals").inner_text()
+        context.set_offline(True)
+        page.reload()
+        assert page.locator("#offline-banner").is_visible()
+        assert page.locator("#game-totals").inner_text() == totals  # the last state, shown
+        assert page.locator("#settle-up button.mark-paid").first.is_disabled()  # read-only
+        page.evaluate("document.querySelector('#settle-up form').requestSubmit()")  # a submit that gets through
+        shot(page, "11-offline-game")
+        page.goto(f"{live_server}/g/{token}/r/99")  # never opened online: the offline page says so
+        assert page.locator("#offline-page").is_visible()
+        context.set_offline(False)
+        page.goto(f"{live_server}/g/{token}")
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        assert page.locator("#offline-banner").is_hidden()
+        assert page.locator("#settle-up button.mark-paid").first.is_enabled()
+        # The form sent while offline was stopped, not queued: back online, nothing was recorded behind our back.
+        assert not any(t["paid"] for t in page.request.get(f"{live_server}/api/games/{token}").json()["settle_up"])
+    finally:
+        context.close()

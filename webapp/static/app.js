@@ -630,3 +630,26 @@ document.addEventListener("toggle", function (e) {
       body.replaceChildren(link);
     });
 }, true);
+
+// ---- installable, and honest when offline ---------------------------------------------------------------
+// The service worker keeps the app shell and the last copy of each page. Offline, the page says so and every
+// form is switched off (read-only): nothing is queued, so nothing is sent twice when the connection returns.
+function setOffline(off) {
+  var banner = $("#offline-banner");
+  document.body.classList.toggle("offline", off);
+  if (banner) banner.hidden = !off;
+  $all("form button, form input, form select, form textarea").forEach(function (el) {
+    if (off && !el.disabled) { el.disabled = true; el.dataset.offlineDisabled = "1"; }
+    if (!off && el.dataset.offlineDisabled) { el.disabled = false; delete el.dataset.offlineDisabled; }
+  });
+}
+function initOffline() {
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () { /* http: fine */ });
+  window.addEventListener("offline", function () { setOffline(true); });
+  window.addEventListener("online", function () { setOffline(false); });
+  document.addEventListener("submit", function (e) {
+    if (!navigator.onLine) { e.preventDefault(); e.stopImmediatePropagation(); setOffline(true); }
+  }, true);
+  if (!navigator.onLine) setOffline(true);
+}
+document.addEventListener("DOMContentLoaded", initOffline);

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, send_from_directory, session, url_for
 from sqlalchemy import select
 
 from webapp.db import get_session
-from webapp.i18n import LANGUAGES
+from webapp.i18n import LANGUAGES, translate
 from webapp.models import Game
 
 bp = Blueprint("home", __name__)
@@ -43,3 +43,34 @@ def own_path(target: str) -> str | None:
     if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):  # belt and braces
         return None
     return urlunsplit(("", "", parts.path, parts.query, parts.fragment))
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():  # type: ignore[no-untyped-def]
+    """What a phone needs to add the app to its home screen."""
+    body = jsonify({
+        "name": translate("app_title"), "short_name": translate("app_short"), "start_url": "/", "scope": "/",
+        "display": "standalone", "background_color": "#f3f3f1", "theme_color": "#0b6e4f",
+        "icons": [{"src": url_for("static", filename=f"icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
+                  for size in (192, 512)]
+                 + [{"src": url_for("static", filename="icon-maskable-512.png"), "sizes": "512x512",
+                     "type": "image/png", "purpose": "maskable"}],
+    })
+    body.mimetype = "application/manifest+json"
+    return body
+
+
+@bp.get("/sw.js")
+def service_worker():  # type: ignore[no-untyped-def]
+    """The service worker, served from the root so that its scope is the whole site; never cached for long, so
+    a new version reaches phones at their next visit."""
+    response = send_from_directory(current_app.static_folder or "static", "sw.js", mimetype="text/javascript",
+                                   max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline")
+def offline():  # type: ignore[no-untyped-def]
+    """Shown by the service worker for a page this phone never opened while online."""
+    return render_template("offline.html")
