@@ -99,7 +99,10 @@ def settings_from_form(form: Mapping[str, str], presets: dict[str, dict[str, Any
     pair_stakes, errors = parse_pair_stakes(form.get("pair_stakes", ""))
     # A field for an option these rules do not have (a stale page, a hand-made form) is refused, not dropped.
     prefix = f"opt-{preset}-"
-    unknown = sorted(key[len(prefix):] for key in form if key.startswith(prefix) and key[len(prefix):] not in known)
+    # Another preset's fields share the prefix when its name extends this one's (taiwan / taiwan-banker).
+    longer = tuple(f"opt-{other}-" for other in presets if other != preset and other.startswith(f"{preset}-"))
+    unknown = sorted(key[len(prefix):] for key in form if key.startswith(prefix) and not key.startswith(longer)
+                     and key[len(prefix):] not in known)
     if preset in presets and unknown:
         errors.append(f"Unknown option{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for these "
                       f"rules; the valid ones are: {', '.join(known)}.")
