@@ -101,7 +101,8 @@ def speed(args: argparse.Namespace) -> None:
         for _ in range(args.rounds):
             hands = four_hands(rng)
             rounds.append({"rules": rules, "players": {f"p{seat}": strongest_rows(hand, rules)
-                                                      for seat, hand in enumerate(hands)}})
+                                                      for seat, hand in enumerate(hands)},
+                           **({"banker": "p0"} if resolve_rules(rules).banker_mode else {})})
         scoring.hindsight(rounds[0])
         millis, cpu = zip(*(timed(lambda: scoring.hindsight(round_)) for round_ in rounds))
         print(line("hindsight, 4-player round", millis, cpu, "rounds"))
@@ -179,6 +180,8 @@ def brute(args: argparse.Namespace) -> None:
             hands = four_hands(rng)
             round_ = {"rules": rules, "players": {f"p{seat}": strongest_rows(hand, rules)
                                                  for seat, hand in enumerate(hands)}}
+            if resolve_rules(rules).banker_mode:
+                round_["banker"] = "p0"
             report = scoring.hindsight(round_)
             for player in round_["players"]:
                 front, middle, back, _, nets = split_nets(round_, player)
