@@ -187,5 +187,20 @@ def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespa
     return 0
 
 
+def _with_opencv_default_limit() -> None:
+    """Run again under OpenCV's own decode limit when this process has the reader's lower one.
+
+    `import vision` caps OpenCV's decodes at the reader's 50 MP before cv2 loads (a backstop against hostile
+    photos), but rendering a deck's SVG elements decodes larger trusted images, and cv2 reads the cap only once."""
+    import os
+
+    from vision.decode import MAX_PIXELS
+
+    if os.environ.get("OPENCV_IO_MAX_IMAGE_PIXELS") == str(MAX_PIXELS):
+        env = dict(os.environ, OPENCV_IO_MAX_IMAGE_PIXELS=str(2**30))
+        os.execve(sys.executable, [sys.executable, "-m", "vision.synth", *sys.argv[1:]], env)
+
+
 if __name__ == "__main__":
+    _with_opencv_default_limit()
     raise SystemExit(main())
