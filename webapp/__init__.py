@@ -17,11 +17,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     config.load_config(app, test_config)
 
-    from webapp import csrf, db, i18n, templating, validation
+    from webapp import csrf, db, i18n, ratelimit, templating, validation
     from webapp.photos import PhotoStore
 
     db.init_app(app)
     csrf.init_app(app)
+    ratelimit.init_app(app)
     validation.init_app(app)
     i18n.init_app(app)
     templating.init_app(app)

@@ -62,7 +62,7 @@ PLACE = {"type": "object", "required": ["row"], "additionalProperties": False, "
     "row": {"enum": ["front", "middle", "back", "cards"]}, "index": {"type": "integer", "minimum": 0, "maximum": 12}}}
 FAIL = {"400": _json(ERROR, "Bad input"), "401": _json(ERROR, "PIN missing or wrong"),
         "404": _json(ERROR, "No such game, round or player"), "409": _json(ERROR, "Round is settled / not ready"),
-        "413": _json(ERROR, "Body too large"), "429": _json(ERROR, "Too many wrong PINs from this client")}
+        "413": _json(ERROR, "Body too large"), "429": _json(ERROR, "Too many wrong PINs, or too many requests, from this client (Retry-After)")}
 
 CARD = {"type": "string", "minLength": 1, "maxLength": 8, "description": "A card code: rank then suit (AS, TD, 7h)"}
 CARD_LIST = {"type": "array", "items": CARD, "maxItems": 13}

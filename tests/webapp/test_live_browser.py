@@ -43,8 +43,9 @@ def browser():
 @pytest.fixture
 def phones(browser):
     """Two phones (separate cookies, as two devices): A and B."""
-    contexts = [browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-                for _ in range(2)]
+    # No service worker: Playwright's routing (offline_polls) does not see requests of a page a worker controls.
+    contexts = [browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                    service_workers="block") for _ in range(2)]
     tabs = []
     for context in contexts:
         tab = context.new_page()
