@@ -166,7 +166,7 @@ def test_marking_a_transfer_that_is_not_owed_records_nothing(client):
 def test_a_range_of_rounds_settles_only_those_rounds(client):
     token = _game_with_rounds(client, rounds=2)
     page = client.get(f"/g/{token}?from=2&to=2").get_data(as_text=True)
-    assert "Rounds 2–2" in page and 'name="scope" value="2-2"' in page
+    assert "Round 2 ·" in page and 'name="scope" value="2-2"' in page
     shown = [{"from": a, "to": b, "amount": c} for a, b, c in
              re.findall(r'name="from" value="([^"]+)"><input type="hidden" name="to" value="([^"]+)">\s*'
                         r'<input type="hidden" name="amount" value="([^"]+)"', page)]
