@@ -18,7 +18,7 @@ SEPARATE_CORNER_OVERLAP = 0.3
 EXPECTED_CARDS = 13  # a Chinese-poker hand: 3 + 5 + 5
 # A card's runner-up codes, offered to fix it with one tap (vision read's "alternatives"): the classifier's next
 # likeliest codes for its corners, however unlikely (a card read wrong surely still ranks its true code high),
-# five so that three are left where a hand of the round holds some (docs/reader-decisions.md, alternatives).
+# five so that three are left where a hand of the round holds some (docs/reader-decisions.md@538d56c, alternatives).
 ALTERNATIVES = 5
 ALTERNATIVE_MIN_PROBABILITY = 0.001
 

@@ -1,7 +1,7 @@
 """Coloured light: measure the cast on the cards' paper and white-balance the photo to it.
 
 Under a strong coloured light (a red or deep blue lamp) the classifier named red indices black, surely: the webcam
-deck's dull red diamonds read as spades without any warning (session 46, docs/reader-decisions.md "coloured light").
+deck's dull red diamonds read as spades without any warning (session 46, docs/reader-decisions.md@538d56c "coloured light").
 The reader then reads the photo again balanced to its paper, so the inks are the cards' own again. The paper is
 measured where the first read found indices: their lightest pixels, whatever their colour (vision.inks keeps only
 near-grey paper, which a strong cast is not).
@@ -25,7 +25,7 @@ PAPER_MIN_PROBABILITY = 0.3
 # A photo whose paper's weakest channel is under this share of its strongest is read again balanced. Photos as taken
 # stay above it (edje-multi's lowest 0.61); a green lamp's paper measures ~0.56 (at 0.5 a four-colour deck's diamonds
 # were named spades under it without any warning), and so does much of edje-light's warm lamp (0.177 of its views
-# balanced at 0.6, every read as before); docs/reader-decisions.md "coloured light" (session 48).
+# balanced at 0.6, every read as before); docs/reader-decisions.md@538d56c "coloured light" (session 48).
 CAST_MIN_RATIO = 0.6
 # ...and balanced so far only: its weak channels raised to this share of its strongest, the balance of photos as taken
 # (edje-multi's papers 0.76-0.99 between their 5th and 95th percentiles). Raised all the way to grey, one sideways ace

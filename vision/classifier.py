@@ -15,7 +15,7 @@ from vision.errors import ModelError
 if TYPE_CHECKING:
     from onnxruntime import InferenceSession
 
-# Measured in docs/reader-decisions.md [classify].
+# Measured in docs/reader-decisions.md@538d56c [classify].
 # Crops named with less than this are classified again turned by 90, 180 and 270 degrees and the four answers
 # averaged (the classifier was trained on indices at any angle).
 ROTATION_VOTE_BELOW = 0.8
@@ -65,7 +65,7 @@ class IndexClassifier:
                  scale_vote: tuple[float, ...] = SCALE_VOTE, scale_vote_min_px: float = SCALE_VOTE_MIN_PX,
                  rotation_check_below: float = ROTATION_CHECK_BELOW):
         """`partner_path`: a second network whose probabilities are averaged with this one's on every crop (the
-        shipped pair's partner, trained from its own start so that it fails elsewhere: docs/reader-decisions.md,
+        shipped pair's partner, trained from its own start so that it fails elsewhere: docs/reader-decisions.md@538d56c,
         partner classifier)."""
         self.scale_vote = scale_vote
         self.scale_vote_min_px = scale_vote_min_px

@@ -59,7 +59,7 @@ def motion_deblurred(image: np.ndarray, line: MotionLine,
     rows = cv2.getOptimalDFTSize(height + 2 * margin)
     cols = cv2.getOptimalDFTSize(width + 2 * margin)
     # the filter's spectrum is worked out by a worker thread while this one transforms the photo: OpenCV's DFT uses
-    # one core (docs/reader-decisions.md, "speed")
+    # one core (docs/reader-decisions.md@538d56c, "speed")
     filter_spectrum = workers().submit(_placed_spectrum, line, noise_to_signal, (rows, cols))
     ycrcb = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
     padded = cv2.copyMakeBorder(ycrcb[:, :, 0], margin, rows - height - margin, margin, cols - width - margin,

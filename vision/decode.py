@@ -22,7 +22,7 @@ MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000  # the most pixels ever decoded at once (a photo over it is decoded reduced or refused)
 # Phones' 64, 108 and 200 MP modes write single-scan JPEGs, decoded reduced a strip at a time: a 200 MP one at 1/8
 # took 335 ms and 21 MB more than the process had, a progressive one 1.6 s and 582 MB (session 50,
-# docs/reader-decisions.md "huge phone photos"), so only single-scan JPEGs may claim more than MAX_PIXELS.
+# docs/reader-decisions.md@538d56c "huge phone photos"), so only single-scan JPEGs may claim more than MAX_PIXELS.
 MAX_SINGLE_SCAN_JPEG_PIXELS = 210_000_000  # 200 MP sensors write up to 16384 x 12288 (201 MP)
 # A long side more than this many times the short one is no photo of cards (phones' panoramas stay under it); such
 # shapes also broke the reader's shrinking steps (a 40000x1 image shrunk to zero rows: issue 64).
@@ -62,7 +62,7 @@ def check_limits(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = M
 def choose_reduction(header: ImageHeader, min_long_side: int, max_pixels: int = MAX_PIXELS) -> int:
     """Largest reduction (1/2, 1/4, 1/8) that keeps the long side at least `min_long_side`, for every format: a
     49-megapixel PNG read whole took 1.5-1.6 s and peaked at 538-579 MB, over the 500 MB target (session 27,
-    docs/measurements.md; JPEGs were already reduced); and at least enough to decode no more than `max_pixels`
+    docs/measurements.md@538d56c; JPEGs were already reduced); and at least enough to decode no more than `max_pixels`
     (a single-scan JPEG may claim more, check_limits)."""
     factor = 1
     if min_long_side > 0:

@@ -1,7 +1,7 @@
 """Four-colour decks: tell their inks in a photo and turn them back into the two colours the models know.
 
 Poker rooms' four-colour decks print diamonds blue and clubs green. The classifier learned suits from two-colour decks
-and reads a blue diamond as a spade (surely: 0.24 of such layouts read wrong without any warning, models/HISTORY.md
+and reads a blue diamond as a spade (surely: 0.24 of such layouts read wrong without any warning, models/HISTORY.md@538d56c
 session 36), and teaching it the new inks cost reads of two-colour decks photographed poorly (their suits' colour is
 the cue it leans on where the shape is a blob). So the reader keeps its models and changes the photo instead: when
 the indices it found show blue or green ink, it reads the photo again with blue turned red and green turned black.
@@ -22,7 +22,7 @@ import numpy as np
 from vision.quantiles import median_colour, sorted_percentile
 from vision.threads import WORKER_THREADS, workers
 
-# Each constant's measurements are in docs/reader-decisions.md, "four-colour decks".
+# Each constant's measurements are in docs/reader-decisions.md@538d56c, "four-colour decks".
 INK_SHARE = 20  # percent: the box's darkest pixels are its ink, its lightest (100 - this) its paper
 BOX_INSET = 0.15  # of each side: the measure keeps to the middle of the index box, off the card's edge
 PAPER_MAX_CHROMA = 25.0  # paper is near grey (under a cast too); a bright table is not
@@ -49,7 +49,7 @@ INKS_AGREE_SHARE = 0.6  # of the blue and green indices, named diamonds and club
 # The recolouring works on every pixel whose balanced colour lies in the blue or green angles at least the first of
 # these from grey (anti-aliased ink edges are paler than the ink itself), fully from the second on; between, partly:
 # a faint tint (black ink's edge on cream paper) is only made grey. 10-30 turned black edges on cream paper and lost
-# a small ace; 20-40 left pale blue rims (docs/reader-decisions.md).
+# a small ace; 20-40 left pale blue rims (docs/reader-decisions.md@538d56c).
 BLUE_CHROMA = (15.0, 35.0)
 GREEN_CHROMA = (15.0, 35.0)
 RECOLOUR_REACH = 3.0  # the squares recoloured around each index found, in its sizes (the classifier's crop is 1.4)

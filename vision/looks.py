@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 NONE_INDEX = CLASS_NAMES.index(NONE_CLASS)
 
-# Each constant's measurements are in docs/reader-decisions.md, under the section named in brackets.
+# Each constant's measurements are in docs/reader-decisions.md@538d56c, under the section named in brackets.
 # Detector input long side, then smaller sizes for huge indices (a close-up): the detector was trained on indices
 # 10-45 px tall [sizes].
 DETECTION_SIZES = (640, 320, 192)

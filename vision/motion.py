@@ -1,5 +1,5 @@
 """A moved camera's blur line (length and direction) measured from a photo's cepstrum: the reader calls a photo that
-shows one blurred and reads it again with the line undone (vision.deblur; figures in docs/reader-decisions.md
+shows one blurred and reads it again with the line undone (vision.deblur; figures in docs/reader-decisions.md@538d56c
 [motion line], [blurred]).
 
 A line blur of length L multiplies the photo's spectrum by a sinc whose zeros repeat every 1/L along the line, so the
@@ -129,7 +129,7 @@ def _mean_log_spectrum(grey: np.ndarray) -> np.ndarray | None:
     if not len(windows):
         return None
     # each window's spectrum is its own, so the worker threads share the windows: NumPy's FFT uses one core
-    # (docs/reader-decisions.md, "speed")
+    # (docs/reader-decisions.md@538d56c, "speed")
     parts = workers().map(_log_spectra, np.array_split(windows, WORKER_THREADS))
     return np.concatenate(list(parts)).mean(axis=0)
 

@@ -30,7 +30,7 @@ def create_session(path: Path, *, threads: int = INTRA_OP_THREADS):
     options.log_severity_level = 3
     # Idle worker threads sleep instead of spinning: a read alternates between the detector's and the classifier's
     # sessions and OpenCV, and on 2 cores one session's spinning threads slowed the next step by about half (session
-    # 27, same process interleaved: the steep far layout 0109 279 -> 218 ms end to end, docs/measurements.md).
+    # 27, same process interleaved: the steep far layout 0109 279 -> 218 ms end to end, docs/measurements.md@538d56c).
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

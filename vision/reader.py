@@ -4,7 +4,7 @@ A read runs top to bottom in CardReader.read: decode (vision.decode) → the fir
 rows, warnings: vision.passes.first_look) → the second-read passes in a fixed order (vision.passes: each decides
 whether it is wanted, reads again and keeps the better read) → the blur warning and the second opinion → the result.
 Settings are one ReaderConfig (vision.reader_config); the measurements behind each pass are in
-docs/reader-decisions.md under the section its module names in brackets."""
+docs/reader-decisions.md@538d56c under the section its module names in brackets."""
 from __future__ import annotations
 
 import os
@@ -109,7 +109,7 @@ class CardReader:
 
     def warm_up(self) -> None:
         """Run each model and the colour conversions once on a blank picture, so that the first photo read does not
-        pay for ONNX Runtime's first runs and OpenCV's colour tables (docs/reader-decisions.md, speed)."""
+        pay for ONNX Runtime's first runs and OpenCV's colour tables (docs/reader-decisions.md@538d56c, speed)."""
         size = self.detection_sizes[0]  # a landscape photo's first look: 4 : 3 at the first detection size
         blank = np.full((size * 3 // 4, size, 3), 128, np.uint8)
         self.detector.detect(blank, size)

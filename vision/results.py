@@ -1,7 +1,7 @@
 """A look's index readings become the reader's result: indices at the photo's edge doubted, cards named below the
 unsure threshold left out (in rows mode the surest of them fill a short hand) and unnamed marks no card accounts for
 warned of, an over-full hand's far repeats left out, then rows and warnings (docs/reader.md: "unsure", "cut indices",
-"cards", "rows"; docs/reader-decisions.md: "unnamed boxes")."""
+"cards", "rows"; docs/reader-decisions.md@538d56c: "unnamed boxes")."""
 from __future__ import annotations
 
 import time

@@ -1,5 +1,5 @@
 """A second classifier's look at a read's sure cards: a card it does not name as the read did is warned of, never
-changed (docs/reader-decisions.md, "second opinion").
+changed (docs/reader-decisions.md@538d56c, "second opinion").
 
 The shipped classifier and every step trained after it share most of their failures (session 40), but session 51's
 width-40 classifier, taught four-colour inks and distilled from the shipped one, fails elsewhere on the real decks in

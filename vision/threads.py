@@ -1,5 +1,5 @@
 """The process's worker threads, for NumPy and OpenCV calls that use one core each (NumPy's, OpenCV's DFT), split in
-independent parts or run beside the caller's own: the target machine has two cores (docs/reader-decisions.md,
+independent parts or run beside the caller's own: the target machine has two cores (docs/reader-decisions.md@538d56c,
 "speed"). Work given to them must not itself wait on them (a read is never run on them)."""
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 about the sine of its elevation (0.5 at 30°), and indices squeezed flatter than the detector was trained on are
 missed or misnamed. The reader looks again at the region of a hand read short (since session 30 also of loose cards
 in a photo called blurred), stretched vertically, and maps the readings back with vision.cards.readings_out_of
-(vision.reader; figures in docs/reader-decisions.md, sessions 26, 27 and 30)."""
+(vision.reader; figures in docs/reader-decisions.md@538d56c, sessions 26, 27 and 30)."""
 from __future__ import annotations
 
 import cv2

@@ -34,7 +34,7 @@ MULTI_LABEL_MAP50 = "52-class index mAP50 (whole reader, each box's other codes 
 MULTI_LABEL_MAP50_95 = "52-class index mAP50-95 (whole reader, each box's other codes too)"
 # The reader counted as the 52-class detector it amounts to, validated as ultralytics validates one (DetectionValidator:
 # every box from conf 0.001, each class of it, at most max_det 300 a photo): the multi-label hypotheses joined by the
-# detector's boxes under the reader's thresholds, each named by its classifier (docs/reader-decisions.md, mAP
+# detector's boxes under the reader's thresholds, each named by its classifier (docs/reader-decisions.md@538d56c, mAP
 # conventions). The reads are not changed: only what the figure counts.
 AS_DETECTOR_MAP50 = "52-class index mAP50 (the reader as a 52-class detector, every box from 0.001: ultralytics' val)"
 AS_DETECTOR_MAP50_ULTRALYTICS = ("52-class index mAP50 (the reader as a 52-class detector, every box from 0.001, "

@@ -55,10 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--photos", default=None,
                         help="synthetic validation photos of every kind (default: newest synth-vN/photos/val)")
     parser.add_argument("--real-deck-photos", default=None,
-                        help="synthetic photos of every kind of decks cut out of real photos (docs/synth.md; default: "
+                        help="synthetic photos of every kind of decks cut out of real photos (docs/training.md; default: "
                              "newest /work/data/synth-real-vN/photos/val)")
     parser.add_argument("--four-colour-photos", default=None,
-                        help="synthetic photos of every kind of the val decks printed in four colours (docs/synth.md; "
+                        help="synthetic photos of every kind of the val decks printed in four colours (docs/training.md; "
                              "default: newest /work/data/synth-4c-vN/photos/val)")
     parser.add_argument("--data-yaml", default=None,
                         help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
@@ -80,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unnamed-box-score", type=float, default=UNNAMED_BOX_SCORE,
                         help="boxes the detector scores at least this and the classifier names `none` less surely "
                              "than --none-sure-probability are kept as warn-only marks, and so are a replaced first "
-                             "look's marks a closer look missed (docs/reader-decisions.md, unnamed boxes; above 1: "
+                             "look's marks a closer look missed (docs/reader-decisions.md@538d56c, unnamed boxes; above 1: "
                              "off)")
     parser.add_argument("--none-sure-probability", type=float, default=NONE_SURE_PROBABILITY,
                         help="how surely the classifier must name such a box `none` for it to be dropped")
@@ -96,7 +96,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(vision.second_opinion)")
     parser.add_argument("--no-partner-classifier", action="store_true",
                         help="the classifier alone, even where the models folder has a partner to average it with "
-                             "(docs/reader-decisions.md, partner classifier)")
+                             "(docs/reader-decisions.md@538d56c, partner classifier)")
     parser.add_argument("--detection-size", type=int, default=DETECTION_SIZES[0],
                         help="detector input long side (smaller sizes follow for close-ups)")
 
@@ -245,11 +245,11 @@ def run_evaluation(args: argparse.Namespace) -> int:
              "photos-moved: no synthetic photos folder found (python -m vision.synth --parts photos)"),
             ("real-deck", args.real_deck_photos, "photos", "synth-real-v", "photos of every kind of a real deck",
              "real-deck: no photos of the real decks found (python -m vision.synth --parts photos --val-decks "
-             "real_webcam,real_phone, docs/synth.md)"),
+             "real_webcam,real_phone, docs/training.md)"),
             ("four-colour", args.four_colour_photos, "photos", "synth-4c-v",
              "photos of every kind of the val decks in four colours",
              "four-colour: no four-colour photos found (python -m vision.synth --parts photos --four-colour 1, "
-             "docs/synth.md)")):
+             "docs/training.md)")):
         if key not in wanted:
             continue
         folder = Path(given) if given else None

@@ -38,7 +38,7 @@ BLUR_VIEWS: tuple[tuple[str, float, float], ...] = (
 # Light the dev photos lack (session 15): a dim room, a warm lamp, a hand's shadow, a lamp's glare on glossy cards
 LIGHT_VIEWS: tuple[str, ...] = ("dim and noisy", "warm lamp", "hand shadow", "glare spot")
 # Coloured lamps (session 46): the light's gains on the photo's blue, green and red, the strongest at 1. A red lamp
-# made red diamonds read as spades without any warning (docs/reader-decisions.md, "coloured light").
+# made red diamonds read as spades without any warning (docs/reader-decisions.md@538d56c, "coloured light").
 COLOURED_LIGHTS: tuple[tuple[str, tuple[float, float, float]], ...] = (
     ("red lamp", (0.35, 0.5, 1.0)),
     ("amber lamp", (0.3, 0.75, 1.0)),

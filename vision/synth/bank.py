@@ -135,7 +135,7 @@ def load_deck_faces(cache_dir: Path, deck: Deck) -> DeckFaces:
             pyramid.append(cv2.resize(prev, (prev.shape[1] // 2, prev.shape[0] // 2), interpolation=cv2.INTER_AREA))
         # each corner's outline from its own ink: the first turned half round onto the face missed the second index
         # on decks not printed point-symmetric (kde_jolly_royal: under IoU 0.7 on 43 of 52 faces), and an outline
-        # moved from another corner kept that corner's size (docs/synth.md, camera and rendering)
+        # moved from another corner kept that corner's size (docs/synth.md@538d56c, camera and rendering)
         hulls = [_index_hull(image, box) for box in boxes[code]]  # top-left, bottom-right, then any other corners
         result.faces[code] = Face(code, pyramid, hulls, list(boxes[code]))
     return result

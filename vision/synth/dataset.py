@@ -1,4 +1,4 @@
-"""Write the synthetic dataset (layout described in docs/synth.md and the dataset contract): the deck
+"""Write the synthetic dataset (layout described in docs/synth.md@538d56c and the dataset contract): the deck
 parts detect, crops, scenes and photos, each in its own module under vision/synth/parts/ (the text crops part,
 which needs no decks, is parts.textcrops.generate_text_crops)."""
 from __future__ import annotations

@@ -59,7 +59,7 @@ _GNOME = "gnome-cards-data"
 _KDE = "kdegames-card-data-kf5"
 # Kept: decks whose top-left and bottom-right corners carry a standard index (A K Q J 10..2 over a
 # suit glyph) and no other corner does, or (since session 24, `corners=4`) all four corners do. Checked by
-# eye on contact sheets (docs/synth.md lists the rejected ones and why). synth-v1 used the first eleven; bellot, ornamental, kde_nicu_white and
+# eye on contact sheets (docs/synth.md@538d56c lists the rejected ones and why). synth-v1 used the first eleven; bellot, ornamental, kde_nicu_white and
 # kde_penguins were added for synth-v2 once the index finder handled frames and large indices.
 # Licences from /usr/share/doc/<package>/copyright (gnome-cards-data: "Files: *" GPL-3+; bellot's
 # SVG header says LGPL; kdegames: "Files: *" GPL-2+ unless a deck has its own stanza).
@@ -94,7 +94,7 @@ _ACES, _KINGS = tuple("A" + suit for suit in "SHDC"), tuple("K" + suit for suit 
 # Session 50: decks with other letters on their courts (German B D K, French V D R, Russian В Д К) or aces (1, Т)
 # whose number cards print standard indices in engraved faces the train decks lack; for the classifier's crops only
 # (never a val deck, never in the default list; each card they cannot teach is left out of the crops). guyenne-classic
-# is not here: its number cards are paris's own drawings (docs/synth.md, "Decks").
+# is not here: its number cards are paris's own drawings (docs/synth.md@538d56c, "Decks").
 NUMBER_CARD_DECKS: list[Deck] = [
     Deck("berlin", "aisleriot", "berlin.svgz", _GNOME, "GPL-3+", codes=_NUMBERS + _ACES + _KINGS),
     Deck("lattmann", "aisleriot", "lattmann.svgz", _GNOME, "GPL-3+", codes=_NUMBERS + _ACES + _KINGS),

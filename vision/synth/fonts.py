@@ -28,7 +28,7 @@ import numpy as np
 FONT_ROOT = Path("/usr/share/fonts")
 # folder -> (licence when the font's name table does not say, Debian package). Folders that are not installed are
 # skipped: the tests need only DejaVu and Liberation; the other packages add index fonts to the fontcrops part
-# (docs/synth.md lists the apt command).
+# (docs/synth.md@538d56c lists the apt command).
 FONT_DIRS = {
     "truetype/dejavu": ("Bitstream Vera / Arev fonts licence, DejaVu changes public domain", "fonts-dejavu-core / fonts-dejavu-extra"),
     "truetype/liberation": ("OFL-1.1", "fonts-liberation / fonts-liberation2"),

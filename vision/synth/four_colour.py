@@ -3,7 +3,7 @@ them (hearts stay red, spades black).
 
 Every installed deck is two-colour, and a classifier trained only on them reads a blue diamond as a spade: on the
 synthetic photos of every kind with the val decks' diamonds and clubs recoloured at their indices, card precision
-fell from 0.999 to 0.837 and 0.18 of the 3/5/5 layouts were read wrong without any warning (models/HISTORY.md,
+fell from 0.999 to 0.837 and 0.18 of the 3/5/5 layouts were read wrong without any warning (models/HISTORY.md@538d56c,
 session 36). The faces are recoloured as ink over each face's own paper (white on rendered decks, grey on decks cut
 from photos), so anti-aliased edges blend into the paper as printed ink would: a diamond face's red pixels become the
 deck's blue by how strongly red they are, a club face's neutral pixels darker than the paper its green by how much

@@ -2,7 +2,7 @@
 
 The installed decks print about a dozen index fonts; the rank confusions left on unseen decks (6/8, A/K, 2/A, Q/4)
 are of fonts none of them prints, and font crops alone (index pictures on a plain corner, part fontcrops) did not
-carry over to whole photos (models/HISTORY.md, session 29). A restyled deck puts the new fonts in context: each
+carry over to whole photos (models/HISTORY.md@538d56c, session 29). A restyled deck puts the new fonts in context: each
 index of a base deck's face is inpainted away and redrawn as rank over suit in one TrueType face of the train split
 (fonts.ttf_fonts_for("train"); the val families stay unseen), at the old index's place and height, in the old
 index's ink colour, the bottom-right copy turned by 180 degrees. Its index boxes are those of the drawn ink, saved

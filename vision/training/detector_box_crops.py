@@ -7,7 +7,7 @@ with --photo-kinds, seen from the tilts asked for with --photo-elevation), a sha
 
 The generator's classifier crops (parts crops, photocrops) are cut at the labelled index boxes with a random jitter.
 At run time the classifier is given the detector's boxes instead, and on blurred photos a newer detector finds
-boxes the older classifier names wrongly (models/HISTORY.md, session 16: extra boxes on blurred indices). Here each photo
+boxes the older classifier names wrongly (models/HISTORY.md@538d56c, session 16: extra boxes on blurred indices). Here each photo
 (part photos' render of a train deck, or of a val deck for --split val) is blurred with `--blur-share` probability
 as an unsteady phone blurs it (vision.degrade.unsteady_blur, by about as much of an index as the evaluation's blurred
 dev photos), then the detector runs on the whole photo at each of the reader's sizes

@@ -6,7 +6,7 @@ The file is about half the size; the network ONNX Runtime runs is the float32 on
 Cast of a constant into a float32 constant when the session is created, so a read is as fast as before and differs
 only by the weights' rounding to float16 (a relative error under 2^-11). Tensors too small to matter (biases under
 MIN_ELEMENTS values, shapes, integer tensors) stay as they are. The models folder's size budget (15 MB for all its
-networks, issue #4) is what this buys room in: docs/reader-decisions.md, "half-size weights".
+networks, issue #4) is what this buys room in: docs/reader-decisions.md@538d56c, "half-size weights".
 """
 from __future__ import annotations
 

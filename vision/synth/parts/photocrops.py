@@ -26,7 +26,7 @@ NOTES = ("48x48 PNG via vision.crops.index_crop cut from 2000x1500 photos of eve
          "none = covered indices, card art, pips, table (about 1 in 6)")
 # --photo-lowres: a share of the photos is first shrunk so that its median index is LOWRES_INDEX_PX tall and blurred
 # by up to LOWRES_BLUR_SHARE of that (a webcam or a small photo seen steeply by an unsteady hand: real photos read
-# right top-down were read unsurely squeezed and blurred, docs/synth.md).
+# right top-down were read unsurely squeezed and blurred, docs/synth.md@538d56c).
 LOWRES_INDEX_PX = (12.0, 28.0)
 LOWRES_BLUR_SHARE = 0.05
 
