@@ -21,6 +21,13 @@ ROUND = {"rules": "2-4", "players": {"Ann": ANN, "Bob": BOB}}
 GUARD_SECONDS = 2.0   # a generous bound, not a measurement: these requests used to take seconds to minutes
 
 
+@pytest.fixture
+def app_config(app_config: dict) -> dict:
+    # Thousands of requests in seconds from one address would pass the general rate limits (their own tests are in
+    # test_csrf_and_limits.py); here every request must reach the handler.
+    return app_config | {"RATELIMIT_ENABLED": False}
+
+
 def _settle(client, text: str):  # type: ignore[no-untyped-def]
     return client.post("/api/settle", data=text, content_type="application/json")
 
