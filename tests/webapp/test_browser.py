@@ -40,6 +40,15 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Debian Chromium for a test module; each test opens its own phone-sized contexts in it."""
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
 def _phone_page(bypass_csp: bool):
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, live_server, review_rows  # noqa: F401 - fixture
+from test_browser import CHROMIUM, PHONE, browser, live_server, review_rows  # noqa: F401 - fixtures
 from webapp_testkit import ANN, BOB, CY
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -30,14 +30,6 @@ def shot(page, name: str, full_page: bool = True) -> None:
     """The whole page, or (full_page=False) what the phone's screen shows: with the picker open, the rows above it."""
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=full_page)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from test_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, live_server  # noqa: F401 - fixture
+from test_browser import CHROMIUM, PHONE, browser, live_server  # noqa: F401 - fixtures
 from webapp_testkit import ANN, BOB, CY, DEE, qr_text
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -27,14 +27,6 @@ def shot(page, name: str, full_page: bool = True) -> None:
     if full_page:
         page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=full_page)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
