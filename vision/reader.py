@@ -23,7 +23,7 @@ from vision.looks import IndexLooks
 from vision.motion import motion_line
 from vision.passes import Photo, ReadSoFar, balanced, blur, first_look, put_off_look, second_opinion, sharpened, \
     stretched, two_colour
-from vision.reader_config import CROP_SOURCE_LONG_SIDE, ReaderConfig  # noqa: F401 (CROP_SOURCE_LONG_SIDE: callers)
+from vision.reader_config import ReaderConfig
 from vision.results import ReadResult
 from vision.second_opinion import SECOND_CLASSIFIER_FILE
 

@@ -78,3 +78,12 @@ def filler(rules: str, *hands: str, count: int = 1) -> list[str]:
         if not any(scoring.detect_naturals(pick, rules) for pick in picks):
             return [strongest_back_arrangement(pick) for pick in picks]
     raise AssertionError("no ordinary hands left in the deck")
+
+
+def assert_swap_mirrors(round_: dict, first: str, second: str) -> None:
+    """Giving `first` the hand of `second` and back swaps their results and leaves everyone else's alone."""
+    swapped = dict(round_, players=dict(round_["players"]))
+    swapped["players"][first], swapped["players"][second] = round_["players"][second], round_["players"][first]
+    before, after = scoring.settle(round_)["net"], scoring.settle(swapped)["net"]
+    assert after[first] == before[second] and after[second] == before[first]
+    assert all(after[name] == before[name] for name in round_["players"] if name not in (first, second))

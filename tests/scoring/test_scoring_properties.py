@@ -4,7 +4,7 @@ from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scoring_helpers import as_rows, strongest_back_arrangement
+from scoring_helpers import as_rows, assert_swap_mirrors, strongest_back_arrangement
 from scoring_reference import reference_fouled, reference_rank
 
 import scoring
@@ -69,11 +69,8 @@ def test_swapping_two_players_mirrors_their_results(round_, data):
     if len(swappable) < 2:
         return
     first, second = data.draw(st.permutations(swappable))[:2]
-    swapped = dict(round_, players=dict(round_["players"]))
-    swapped["players"][first], swapped["players"][second] = round_["players"][second], round_["players"][first]
-    before, after = scoring.settle(round_)["net"], scoring.settle(swapped)["net"]
-    assert after[first] == before[second] and after[second] == before[first]
-    assert all(after[name] == before[name] for name in names if name not in (first, second))
+    assert_swap_mirrors(round_, first, second)
+
 
 
 @SETTINGS

@@ -22,7 +22,7 @@ from vision.errors import (CorruptImage, EmptyImage, ExtremeShape, ImageError, I
                            UnsupportedImage)
 from vision.imageheader import read_header
 from vision.motion import motion_line
-from vision.reader import CROP_SOURCE_LONG_SIDE
+from vision.reader_config import CROP_SOURCE_LONG_SIDE
 
 from adversaries.images import (CLASSES, EXTREME_SHAPES, PNG_SIGNATURE, chunk_length_bomb, encoded, make_bases,
                                 malformed_images, padded_jpeg, png_chunk, scan_data_start, table_picture)

@@ -25,7 +25,8 @@ import numpy as np
 from vision.crops import CLASS_NAMES, NONE_CLASS, index_crop
 from vision.decode import decode_photo
 from vision.evaluation.datasets import WEBCAM_HELDOUT_EVERY, is_heldout_webcam
-from vision.reader import CROP_SOURCE_LONG_SIDE, CardReader
+from vision.reader import CardReader
+from vision.reader_config import CROP_SOURCE_LONG_SIDE
 
 SIZES = (640, 320, 192)
 TOP_K = 5
