@@ -43,6 +43,8 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Set when the table ends the game: no new rounds; the page shows the final standings and settle-up.
     ended_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    # Whole-table photo: which player sits at which seat of the photo ({"0": "Ann", ...}), asked once per game.
+    table_seats: Mapped[dict[str, Any] | None] = mapped_column(nullable=True)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -134,6 +136,12 @@ class Upload(Base):
     photo_sha256: Mapped[str] = mapped_column(ForeignKey("photos.sha256"), index=True)
     source: Mapped[str] = mapped_column(String(16))  # photo | camera | webcam | api
     reading: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    hand_set: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    kind: Mapped[str] = mapped_column(String(16), default="hand", server_default="hand")  # hand | table
+    # read | queued | reading | failed: photos read in-process are "read" at once; with REDIS_URL a job reads them.
+    status: Mapped[str] = mapped_column(String(16), default="read", server_default="read")
+    attempts: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    error: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     round: Mapped[Round] = relationship(back_populates="uploads")
@@ -143,12 +151,14 @@ class Hand(Base):
     """One player's cards in one round, as last read or corrected."""
 
     __tablename__ = "hands"
-    __table_args__ = (UniqueConstraint("round_id", "player", name="uq_hands_round_player"),)
+    __table_args__ = (UniqueConstraint("round_id", "player", "hand_set", name="uq_hands_round_player_set"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int]
     player: Mapped[str] = mapped_column(String(40))
+    # Criss-cross deals each player two 13-card sets (0 and 1), each compared on its own; every other game uses 0.
+    hand_set: Mapped[int] = mapped_column(default=0, server_default=text("0"))
     # empty | cards | surrender (Chinese poker) | out (Big Two: went out, the winner, holds no cards)
     state: Mapped[str] = mapped_column(String(16), default="empty")
     front: Mapped[list[Any]] = mapped_column(default=list)
