@@ -9,6 +9,7 @@ os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "50000000")
 from vision.errors import (CorruptImage, EmptyImage, ExtremeShape, ImageError, ImageTooLarge,  # noqa: E402
                            ModelError, NotAnImage, UnsupportedImage)
 from vision.reader import CardReader, read_photo  # noqa: E402
+from vision.table import read_table  # noqa: E402
 
-__all__ = ["read_photo", "CardReader", "ImageError", "EmptyImage", "NotAnImage", "UnsupportedImage",
+__all__ = ["read_photo", "read_table", "CardReader", "ImageError", "EmptyImage", "NotAnImage", "UnsupportedImage",
            "CorruptImage", "ExtremeShape", "ImageTooLarge", "ModelError"]

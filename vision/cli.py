@@ -29,7 +29,8 @@ def _read_command(args: argparse.Namespace) -> int:
             check_limits(data)  # bad files fail fast, before the models are loaded
             if reader is None:
                 reader = CardReader(Path(args.models) if args.models else MODELS_DIR)
-            result = reader.read(data, loose=args.loose).to_dict()
+            result = (_table_of(reader, data, args.loose) if args.table
+                      else reader.read(data, loose=args.loose).to_dict())
         except ModelError as err:
             print(f"vision read: {err}", file=sys.stderr)
             return EXIT_NO_MODEL
@@ -39,6 +40,14 @@ def _read_command(args: argparse.Namespace) -> int:
         results.append({"photo": photo, **result})
     print(json.dumps(results, indent=2, ensure_ascii=False))
     return 0
+
+
+def _table_of(reader, data: bytes, loose: bool) -> dict:
+    """`read --table`: the photo read once in loose mode, its cards grouped into seated hands (vision.table)."""
+    from vision.decode import check_limits
+    from vision.table import photo_size, table_of
+
+    return table_of(reader.read(data, loose=True), photo_size(check_limits(data)), loose=loose)
 
 
 def _evaluate_command(args: argparse.Namespace) -> int:
@@ -70,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     read = sub.add_parser("read", help="read photos and print a JSON list, one object per photo")
     read.add_argument("photos", nargs="+", metavar="PHOTO")
     read.add_argument("--loose", action="store_true", help="loose cards: no front/middle/back rows")
+    read.add_argument("--table", action="store_true",
+                      help="a whole table: every player's hand in its seat (0 bottom, 1 left, 2 top, 3 right); "
+                           "with --loose, each seat's cards without rows (Big Two)")
     read.add_argument("--models", help="folder with cards.onnx and cards_cls.onnx (default: models/)")
     read.set_defaults(func=_read_command)
     from vision.evaluation.run import add_arguments

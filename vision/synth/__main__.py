@@ -10,7 +10,7 @@ from pathlib import Path
 
 from vision.synth.decks import (DECKS_BY_NAME, DEFAULT_VAL, NUMBER_CARD_DECKS, PHOTO_DECKS, RESTYLED_DECKS,
                                 available_decks, installed_decks)
-ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "phototiles", "textcrops", "fontcrops")
+ALL_PARTS = ("detect", "crops", "scenes", "photos", "photocrops", "phototiles", "textcrops", "fontcrops", "tables")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,6 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=60, help="full-size validation scenes")
     parser.add_argument("--photos", type=int, default=300,
                         help="part photos: full-size validation photos of every kind (not in the default parts)")
+    parser.add_argument("--tables", type=int, default=60,
+                        help="part tables: whole-table photos of 2-4 hands, each in its seat (not in the default parts)")
     parser.add_argument("--photo-crops", type=int, default=60000,
                         help="part photocrops: classifier crops cut from photos of every kind, train + val "
                              "(not in the default parts)")
@@ -177,13 +179,13 @@ def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespa
                         train, val, args.workers, command, parts=parts, text_sheets=args.text_sheets,
                         photos=args.photos, photo_crops=args.photo_crops, photo_tiles=args.photo_tiles,
                         photo_kinds=photo_kinds, photo_lowres=args.photo_lowres, tile_blur=args.tile_blur,
-                        four_colour=args.four_colour)
+                        four_colour=args.four_colour, tables=args.tables)
     print(f"done in {time.time() - start:.0f} s: {manifest['counts']['detect']} tiles, "
           f"crops train {manifest['counts']['crops']['train']['total']} val {manifest['counts']['crops']['val']['total']}, "
           f"{manifest['counts']['scenes']['val']} scenes, {manifest['counts']['photos']['val']} photos, "
           f"photo crops train {manifest['counts']['photocrops']['train']['total']} "
           f"val {manifest['counts']['photocrops']['val']['total']}, "
-          f"photo tiles {manifest['counts']['phototiles']}")
+          f"photo tiles {manifest['counts']['phototiles']}, {manifest['counts']['tables']['val']} tables")
     return 0
 
 

@@ -19,7 +19,8 @@ from vision.synth.four_colour import four_colour_faces
 
 BLOCK = 40  # items per deck block
 FOUR_COLOUR_STREAM = 4  # an item's stream for the four-colour draw (its other draws stay as they were)
-PARTS = {"detect": 1, "crops": 2, "scenes": 3, "textcrops": 4, "fontcrops": 5, "photos": 6, "photocrops": 7, "phototiles": 8}
+PARTS = {"detect": 1, "crops": 2, "scenes": 3, "textcrops": 4, "fontcrops": 5, "photos": 6, "photocrops": 7, "phototiles": 8,
+         "tables": 9}
 SPLITS = {"train": 0, "val": 1}
 
 

@@ -1,0 +1,176 @@
+"""The whole table in one photo: every player's hand, each in its seat (`vision.read_table`, `vision read --table`).
+
+The photo is read once by the card reader in loose mode (its detector and classifiers do not care how a card is
+turned); the cards are then grouped into hands and seated by their geometry alone, top to bottom in `table_of`:
+
+1. Each card faces its owner, so its corner indices stand upright (taller than wide) for the bottom and top seats
+   and lie on their side for the left and right ones: the cards split into an upright and a sideways class, which
+   keeps hands apart where neighbouring seats' layouts touch or overlap at a table corner.
+2. Within a class the cards are split across the table (upright ones by height, sideways ones by width) at the
+   widest gap, when there are two hands' worth of cards or the gap is wider than any inside one hand.
+3. A card far from every other card of its group belongs to no hand: it is reported, never given to a neighbour.
+4. Rows (`vision.rows`, rows mode) cut each hand 3/5/5 whatever its turn; the front row faces the table's centre, so
+   the direction front → back points at the owner and names the seat. Two hands in one class, or no clear front
+   (and loose groups), are seated by where they lie: seats run clockwise from the photo's bottom edge (0 bottom,
+   1 left, 2 top, 3 right).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.cards import EXPECTED_CARDS, Card
+from vision.decode import check_limits
+from vision.imageheader import ImageHeader
+from vision.results import ReadResult
+from vision.rows import ROW_NAMES, group_rows
+
+SEAT_NAMES = ("bottom", "left", "top", "right")
+# An index box taller than wide by this much stands upright: upright indices measure 1.3–2.7 tall for wide, side-on
+# ones 0.25–0.55, seen straight above down to 45° (the tilt squeezes both) on rendered tables.
+UPRIGHT_ASPECT = 0.85
+# Two hands of one class lie across the table from each other: their nearest cards at least ~4 card heights apart
+# (20+ index sizes), a hand's own rows at most ~1.7 card heights (13 index sizes) centre to centre.
+HANDS_APART = 16.0
+# One class holding at least this many cards in rows mode holds two hands (a hand is 13).
+TWO_HANDS = 20
+# A card this many times its group's typical spacing from the nearest other card of the group is in no hand.
+DETACHED = 2.5
+# ...and at least this many index sizes from it (a group's spacing can be tiny: overlapped cards).
+DETACHED_MIN = 7.0
+FRONT_AMBIGUOUS = "cannot tell front from back"
+NOT_IN_A_HAND = "card in no hand"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What the grouping needs of one card the reader named: where it lies and how it is turned (working pixels)."""
+    centre: np.ndarray  # (x, y)
+    size: float  # its indices' median size (the longer side of an index box)
+    upright: bool
+    points: list[tuple[float, float]]  # its index centres, surest first (vision.rows)
+
+
+def read_table(data: bytes, *, loose: bool = False) -> dict:
+    """Read a table photo: `{"hands": [{"seat", "cards", "rows", "warnings"}, ...], "unassigned": [...],
+    "warnings": [...]}`, seats clockwise from the photo's bottom edge. `loose` (Big Two): each seat's cards without
+    rows. Raises vision.ImageError for unreadable photos, vision.ModelError when the models are missing."""
+    from vision.reader import default_reader
+
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError("read_table needs the photo's bytes")
+    data = bytes(data)
+    size = photo_size(check_limits(data))  # a bad photo gets its typed error before the models are loaded
+    return table_of(default_reader().read(data, loose=True), size, loose=loose)
+
+
+def photo_size(header: ImageHeader) -> tuple[int, int]:
+    """Width and height of the photo as shown (after its EXIF orientation)."""
+    return (header.height, header.width) if header.orientation >= 5 else (header.width, header.height)
+
+
+def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = False) -> dict:
+    """The hands of a loose read of a table photo (`photo_size` = its width and height in pixels, as shown)."""
+    card_dicts = result.to_dict()["cards"]
+    marks = [mark_of(card) for card in result.cards]
+    centre = np.array(photo_size, dtype=float) / 2 / result.scale
+    hands, unassigned = [], []
+    for upright in (True, False):
+        members = [i for i, m in enumerate(marks) if m.upright == upright]
+        for group in split_across(marks, members, upright, rows_mode=not loose):
+            kept, detached = attached(marks, group)
+            unassigned += detached
+            if kept:
+                hands.append(hand_of(result.cards, marks, kept, upright, centre, loose))
+    hands = seated(hands)
+    warnings = list(result.warnings)
+    for i in sorted(unassigned):
+        box = card_dicts[i]["box"]
+        warnings.append(f"{NOT_IN_A_HAND}: {result.cards[i].code} at {box} lies apart from every hand; "
+                        "add it to its hand by hand")
+    return {"hands": [{"seat": h["seat"], "cards": [dict(card_dicts[i], row=h["row_of"].get(i)) for i in h["cards"]],
+                       "rows": h["rows"], "warnings": h["warnings"]} for h in hands],
+            "unassigned": [dict(card_dicts[i], row=None) for i in sorted(unassigned)],
+            "warnings": warnings}
+
+
+def mark_of(card: Card) -> Mark:
+    boxes = np.array([r.box for r in card.indices], dtype=float)
+    aspect = np.median((boxes[:, 3] - boxes[:, 1]) / np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6))
+    return Mark(np.array(card.centre), float(np.median([r.size for r in card.indices])), bool(aspect > UPRIGHT_ASPECT),
+                [r.centre for r in card.indices])
+
+
+def split_across(marks: list[Mark], members: list[int], upright: bool, rows_mode: bool) -> list[list[int]]:
+    """One class's cards as one group, or two split across the table at the widest gap (upright: by height, side-on:
+    by width), nearest the photo's top or left first."""
+    if not members:
+        return []
+    axis = 1 if upright else 0
+    order = sorted(members, key=lambda i: marks[i].centre[axis])
+    if len(order) < 2:
+        return [order]
+    gaps = [(marks[b].centre[axis] - marks[a].centre[axis]) / ((marks[a].size + marks[b].size) / 2)
+            for a, b in zip(order, order[1:])]
+    widest = int(np.argmax(gaps))
+    if gaps[widest] > HANDS_APART or (rows_mode and len(order) >= TWO_HANDS):
+        return [order[:widest + 1], order[widest + 1:]]
+    return [order]
+
+
+def attached(marks: list[Mark], group: list[int]) -> tuple[list[int], list[int]]:
+    """The group's cards that lie with the others, and those far from all of them (in no hand)."""
+    if len(group) < 3:
+        return group, []
+    centres = np.array([marks[i].centre for i in group])
+    sizes = np.array([marks[i].size for i in group])
+    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    nearest = distances.min(axis=1) / sizes
+    limit = max(DETACHED * float(np.median(nearest)), DETACHED_MIN)
+    return ([i for i, d in zip(group, nearest) if d <= limit],
+            [i for i, d in zip(group, nearest) if d > limit])
+
+
+def hand_of(cards: list[Card], marks: list[Mark], members: list[int], upright: bool, centre: np.ndarray,
+            loose: bool) -> dict:
+    """A hand: its cards (front, middle, back in rows mode), rows, warnings and the seat its own geometry names
+    (`facing`: from its front row, else None) and its place (`side`: the seat its position names)."""
+    axis = 1 if upright else 0
+    middle = np.mean([marks[i].centre for i in members], axis=0)
+    after = middle[axis] > centre[axis]  # below / right of the photo's centre
+    side = (0 if after else 2) if upright else (3 if after else 1)
+    hand = {"members": members, "upright": upright, "position": float(middle[axis]), "side": side, "facing": None,
+            "cards": list(members), "rows": None, "row_of": {}, "warnings": []}
+    if len(members) != EXPECTED_CARDS and not loose:
+        hand["warnings"].append(f"expected {EXPECTED_CARDS} cards, found {len(members)}")
+    if loose:
+        hand["cards"] = sorted(members, key=lambda i: tuple(marks[i].centre[::-1]))
+        return hand
+    index_size = float(np.median([marks[i].size for i in members]))
+    grouping = group_rows([marks[i].points for i in members], index_size)
+    hand["warnings"] += grouping.warnings
+    rows = {name: [members[k] for k in grouping.rows[name]] for name in ROW_NAMES}
+    in_rows = [i for name in ROW_NAMES for i in rows[name]]
+    hand["cards"] = in_rows + [i for i in members if i not in in_rows]
+    hand["rows"] = {name: [cards[i].code for i in rows[name]] for name in ROW_NAMES}
+    hand["row_of"] = {i: name for name in ROW_NAMES for i in rows[name]}
+    clear = in_rows and not any(FRONT_AMBIGUOUS in w for w in grouping.warnings)
+    if clear:
+        facing = int(round(grouping.angle_deg / 90.0)) % 4  # front → back: 0 down, 90 left, 180 up, 270 right
+        hand["facing"] = facing if (facing % 2 == 0) == upright else None
+    return hand
+
+
+def seated(hands: list[dict]) -> list[dict]:
+    """Each hand's seat: two hands of one class by their order across the photo, a lone one by the way it faces
+    (else by its side of the photo); hands ordered by seat. A class holds two hands at most, so no seat holds two."""
+    for upright, (first, second) in ((True, (2, 0)), (False, (1, 3))):
+        group = sorted((h for h in hands if h["upright"] == upright), key=lambda h: h["position"])
+        if len(group) == 2:
+            group[0]["seat"], group[1]["seat"] = first, second
+        elif len(group) == 1:
+            hand = group[0]
+            hand["seat"] = hand["facing"] if hand["facing"] is not None else hand["side"]
+    return sorted(hands, key=lambda h: h["seat"])
