@@ -90,6 +90,7 @@ def rename_player(session: Session, game: Game, old: str, new: str) -> str | Non
         rnd.settlement = _renamed(rnd.settlement, old, new)
         rnd.version += 1  # live pages redraw with the new name
     game.pair_stakes = _renamed(game.pair_stakes, old, new)
+    game.table_seats = _renamed(game.table_seats, old, new)
     session.commit()
     session.expire_all()
     return None

@@ -220,6 +220,12 @@ def _components() -> dict[str, Any]:
     }}
 
 
+def _table_paths() -> dict[str, Any]:
+    from webapp.table_openapi import table_paths  # written beside the views it describes (webapp/views/table.py)
+
+    return table_paths()
+
+
 def openapi_document(server_url: str) -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
@@ -323,6 +329,7 @@ def openapi_document(server_url: str) -> dict[str, Any]:
             "/api/games/{token}/rounds/{number}/hands/{player}/fix": {"post": _op(
                 "Rearrange a fouled hand as its legal fix (scoring's, worked out again; 409 when not fouled)",
                 {"200": _json(ROUND), **STALE, **FAIL}, LIVE_HAND_PARAMS)},
+            **_table_paths(),
         },
         "components": _components(),
     }

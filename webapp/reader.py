@@ -67,13 +67,32 @@ def warm_up_in_background() -> threading.Thread:
     return thread
 
 
+def read_table(data: bytes, *, loose: bool = False, slots: int = 0) -> dict[str, Any]:
+    """vision.read_table's JSON for a photo of the whole table (every seat's hand; loose: Big Two's cards left, one
+    group per seat); bad photos raise UploadRejected (4xx), a missing reader ReaderUnavailable."""
+    sniff_content_type(data)
+    if slots > 0:
+        with read_slots(slots):
+            return _read_table(data, loose)
+    return _read_table(data, loose)
+
+
 def _read(data: bytes, loose: bool) -> dict[str, Any]:
+    return _call_vision("read_photo", data, loose)
+
+
+def _read_table(data: bytes, loose: bool) -> dict[str, Any]:
+    return _call_vision("read_table", data, loose)
+
+
+def _call_vision(function: str, data: bytes, loose: bool) -> dict[str, Any]:
+    """vision.<function>(data, loose=loose), its errors turned into the web app's."""
     try:
         import vision
         from vision.errors import ImageError, ImageTooLarge, NotAnImage
     except ImportError as err:  # pragma: no cover - the package ships with the app
         raise ReaderUnavailable(f"the card reader cannot be loaded ({err})") from err
-    read_photo = getattr(vision, "read_photo", None)
+    read_photo = getattr(vision, function, None)
     if read_photo is None:
         _check_decodes(data)
         raise ReaderUnavailable("the card reader is not installed")

@@ -37,6 +37,9 @@ def describe(event: RoundEvent, by_id: dict[int, RoundEvent] | None = None) -> s
         return f"{actor} started the round"
     if kind == "read":
         return f"{actor} read {whose} cards from a {'webcam shot' if d.get('source') == 'webcam' else 'photo'}"
+    if kind == "table":  # a round filled from one photo of the whole table (rounds/table_photos.py)
+        filled = d.get("filled") or {}
+        return f"{actor} read {len(filled)} hand{'' if len(filled) == 1 else 's'} from a table photo"
     if kind == "manual":
         return f"{actor} typed {whose} cards"
     if kind == "correct":
