@@ -29,3 +29,5 @@ extra=""
 [ "$want" = test ] && extra="[test]"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".${extra}"
+# The translations' catalogs (webapp/translations/*/messages.po) compiled to the .mo files Flask-Babel reads.
+.venv/bin/pybabel compile -q -d webapp/translations

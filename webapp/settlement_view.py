@@ -20,11 +20,12 @@ def settlement_view(settlement: dict[str, Any] | None, players: list[str]) -> di
         natural = info.get("natural")
         if isinstance(natural, dict):
             notes.append({"en": f"{name}: {natural.get('en', '')} ({natural.get('points', '')})",
-                          "zh": natural.get("zh", "")})
+                          "zh": natural.get("zh", ""), "kind": "natural", "player": name,
+                          "points": natural.get("points", "")})
         if info.get("foul"):
             notes.append({"en": f"{name}: fouled — {info['foul']}", "zh": ""})
         if info.get("status") == "surrendered":
-            notes.append({"en": f"{name}: surrendered", "zh": "投降"})
+            notes.append({"en": f"{name}: surrendered", "zh": ""})
         if info.get("detail"):  # Big Two: how a loser's penalty was counted
             terms = " ".join(m["term"] for m in info.get("multipliers") or [] if isinstance(m, dict) and m.get("term"))
             notes.append({"en": f"{name}: {info['detail']}", "zh": terms})

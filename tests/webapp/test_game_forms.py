@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import scoring
-from webapp.option_labels import OPTIONS, readable
+from webapp.option_labels import OPTION_IDS, readable
 from webapp_testkit import ANN, BOB, CY, DEE, create_game, csrf_token, jpeg_bytes
 
 
@@ -16,7 +16,7 @@ def _errors(html: str) -> list[str]:
 
 def test_every_preset_option_has_words_and_new_ones_fall_back_readably():
     names = {n for info in scoring.list_presets().values() for n in info.get("options", {})}
-    missing = sorted(names - set(OPTIONS))
+    missing = sorted(names - set(OPTION_IDS))
     assert not missing, f"options shown by their raw name: {missing}"
     assert readable("home_run_multiplier") == "Home run multiplier"
 

@@ -11,7 +11,6 @@ from vision.cards import IndexReading, leave_out_repeats, merge_indices
 from vision.crops import CLASS_NAMES
 from vision.reader import CardReader
 from vision.rows import group_rows
-from webapp.i18n import _WARNINGS
 from webapp.rounds.reader_notes import READER_WARNING_TEXT, rechecked_by_review, restate
 from webapp.rounds.review import WARNING_TEXT
 
@@ -96,8 +95,20 @@ def test_every_restated_key_has_its_texts_with_the_same_values():
     for key, english in READER_WARNING_TEXT.items():
         assert WARNING_TEXT[key] == english
         names = set(re.findall(r"{(\w+)}", english))
-        for translated in _WARNINGS[key]:
+        for locale in ("zh_Hant", "zh_Hans"):
+            translated = _catalog(locale).get(f"warn_{key}").string
             assert set(re.findall(r"{(\w+)}", translated)) == names, (key, translated)
+
+
+def _catalog(locale: str):
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    import webapp
+
+    with (Path(webapp.__file__).parent / "translations" / locale / "LC_MESSAGES" / "messages.po").open("rb") as po:
+        return read_po(po, locale=locale)
 
 
 def test_unsure_marks_and_rows_warnings_are_shown_in_chinese(client, monkeypatch):

@@ -7,7 +7,7 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from sqlalchemy import select
 
 from webapp.db import get_session
-from webapp.i18n import LANGUAGES, translate
+from webapp.i18n import LANGUAGES, remember_language, translate
 from webapp.models import Game
 
 bp = Blueprint("home", __name__)
@@ -24,9 +24,10 @@ def index():  # type: ignore[no-untyped-def]
 @bp.post("/lang")
 def set_language():  # type: ignore[no-untyped-def]
     lang = request.form.get("lang", "")
+    response = redirect(own_path(request.form.get("next", "")) or url_for("home.index"))
     if lang in LANGUAGES:
-        session["lang"] = lang
-    return redirect(own_path(request.form.get("next", "")) or url_for("home.index"))
+        remember_language(response, lang)
+    return response
 
 
 def own_path(target: str) -> str | None:
