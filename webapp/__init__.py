@@ -31,6 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.views import api, games, health, home, rounds
     from webapp.views import hindsight  # noqa: F401 - adds its route to the rounds blueprint
     from webapp.views import table  # noqa: F401 - the table photo's routes, on the rounds, games and api blueprints
+    from webapp.views import hand_sets  # noqa: F401 - criss cross: every hand URL also under /s/<set>
 
     for module in (home, games, rounds, api, health):
         app.register_blueprint(module.bp)

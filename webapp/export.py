@@ -9,10 +9,14 @@ from urllib.parse import quote
 
 from webapp.games import as_fraction, game_json, standings
 from webapp.models import Game, Round
-from webapp.rounds import round_json
+from webapp.rounds import is_criss_cross, round_json
+from webapp.rounds.sets import set_results
 
 CSV_COLUMNS = ("round", "status", "banker", "player", "front", "middle", "back", "surrendered",
                "natural", "points", "money", "total_points")
+# Criss cross: one line per set, its points and money those of the comparisons it took part in (a player's two
+# lines add up to the player's), total_points the player's running total.
+CRISS_CROSS_CSV_COLUMNS = CSV_COLUMNS[:4] + ("set",) + CSV_COLUMNS[4:]
 # Big Two: the cards left (for an instant win, the claimant's and everyone's 13 dealt), how many, who went
 # out, who claimed an instant win; the finishing place under points by place.
 BIGTWO_CSV_COLUMNS = ("round", "status", "player", "cards_left", "count", "went_out", "instant_win", "place",
@@ -79,13 +83,18 @@ def game_csv(game: Game, rounds: list[Round]) -> str:
     """One line per player per round; the columns are the game's (CSV_COLUMNS or BIGTWO_CSV_COLUMNS)."""
     out = io.StringIO()
     writer = _SafeWriter(out)
-    writer.writerow(BIGTWO_CSV_COLUMNS if game.is_bigtwo else CSV_COLUMNS)
+    sets = is_criss_cross(game)
+    writer.writerow(BIGTWO_CSV_COLUMNS if game.is_bigtwo else CRISS_CROSS_CSV_COLUMNS if sets else CSV_COLUMNS)
     totals = {name: as_fraction(0) for name in game.player_names}
     for rnd in rounds:
         settlement = rnd.settlement if rnd.status == "settled" else None
+        by_set = set_results(settlement) if sets else {}
         for hand in rnd.hands:
             points = (settlement or {}).get("net", {}).get(hand.player, "")
             money = (settlement or {}).get("money", {}).get(hand.player, "")
+            if sets and settlement:
+                share = by_set.get((hand.player, hand.hand_set + 1), {"net": 0, "money": 0})
+                points, money = str(share["net"]), str(share["money"])
             if settlement:
                 totals[hand.player] += as_fraction(points)
             total = str(totals[hand.player]) if settlement else ""
@@ -97,7 +106,7 @@ def game_csv(game: Game, rounds: list[Round]) -> str:
                                  order.index(hand.player) + 1 if hand.player in order else "", points, money, total])
                 continue
             writer.writerow([
-                rnd.number, rnd.status, rnd.banker or "", hand.player,
+                rnd.number, rnd.status, rnd.banker or "", hand.player, *([hand.hand_set + 1] if sets else []),
                 " ".join(hand.front), " ".join(hand.middle), " ".join(hand.back),
                 "yes" if hand.state == "surrender" else "", "yes" if hand.declared_natural else "",
                 points, money, total,

@@ -155,7 +155,6 @@ def validate(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list
     if len(settings.title) > 100:
         errors.append("The game's name must be at most 100 characters.")
     errors += _check_game(settings, presets)
-    errors += _check_playable(settings, presets)
     problem = rules.amount_problem(settings.stake, "the stake per point")
     if problem:
         errors.append(problem)
@@ -213,16 +212,6 @@ def _check_game(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> l
         return [f"The rules '{settings.preset}' are {GAME_NAMES[presets[settings.preset]['game']]} rules; "
                 f"a {GAME_NAMES[game]} game takes one of: {', '.join(own)}."]
     settings.game = game
-    return []
-
-
-def _check_playable(settings: GameSettings, presets: dict[str, dict[str, Any]]) -> list[str]:
-    """Rules scoring settles but the round pages cannot enter yet: criss cross (two hands per player)."""
-    defaults = presets.get(settings.preset, {}).get("options", {})
-    if settings.options.get("criss_cross", defaults.get("criss_cross", "off")) not in (None, "off"):
-        return ["Criss cross (two 13-card hands per player) cannot be played in the web app yet: the round "
-                "pages take one hand per player. Choose other rules, or settle criss-cross rounds with "
-                "'python -m scoring settle'."]
     return []
 
 

@@ -104,7 +104,7 @@ class Round(Base):
 
     game: Mapped[Game] = relationship(back_populates="rounds")
     hands: Mapped[list[Hand]] = relationship(
-        back_populates="round", cascade="all, delete-orphan", order_by="Hand.seat"
+        back_populates="round", cascade="all, delete-orphan", order_by="[Hand.seat, Hand.hand_set]"
     )
     events: Mapped[list[RoundEvent]] = relationship(
         back_populates="round", cascade="all, delete-orphan", order_by="RoundEvent.id"

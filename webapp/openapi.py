@@ -54,7 +54,12 @@ ACTOR = {"name": "X-Actor", "in": "header", "required": False, "schema": {"type"
                         "chose on the game page, else \"Someone\")."}
 ETAG_HEADER = {"ETag": {"description": "The current strong entity tag", "schema": {"type": "string"}}}
 LIVE_ROUND_PARAMS = ROUND_PARAMS + [IF_MATCH, ACTOR]
-LIVE_HAND_PARAMS = HAND_PARAMS + [IF_MATCH, ACTOR]
+# Criss cross (two 13-card sets per player): which set a hand request is about; every other game has set 1 only.
+HAND_SET = {"name": "set", "in": "query", "required": False,
+            "schema": {"type": "string", "enum": ["1", "2"], "x-error": "'set' must be 1 or 2."},
+            "description": "Criss cross: the player's set, 1 (the default) or 2; other games deal one hand (set 1), "
+                           "so set 2 is 404 there."}
+LIVE_HAND_PARAMS = HAND_PARAMS + [HAND_SET, IF_MATCH, ACTOR]
 STALE = {"412": _json({"$ref": "#/components/schemas/Stale"},
                       "If-Match named an older version: nothing changed; what changed since and the round now")}
 NOT_MODIFIED = {"304": {"description": "Not modified since the If-None-Match tag (no body)", "headers": ETAG_HEADER}}
@@ -77,9 +82,9 @@ DECIMAL = {"type": ["string", "number"], "maxLength": 32, "pattern": r"^\s*[+-]?
            "x-error": "An amount must be a decimal number (at most 32 characters), e.g. 1 or 0.5."}
 
 HANDS_HELP = ("player -> Chinese poker: \"AS KS QS / … / …\", {\"surrender\": true} or {\"rows\": …, "
-              "\"natural\": true}; Big Two: \"2S KD 5C\" (cards left), \"\" (went out), {\"cards\": …}, "
-              "{\"out\": true} or {\"cards\": \"<the 13 dealt>\", \"instant_win\": true} (claims an instant win; "
-              "the others then give the cards they were dealt)")
+              "\"natural\": true}; criss cross: {\"sets\": [first hand, second hand]}; Big Two: \"2S KD 5C\" "
+              "(cards left), \"\" (went out), {\"cards\": …}, {\"out\": true} or {\"cards\": \"<the 13 dealt>\", "
+              "\"instant_win\": true} (claims an instant win; the others then give the cards they were dealt)")
 HAND_INPUT = {"type": "object", "additionalProperties": False, "properties": {
     "rows": ROWS_TEXT,
     "front": CARD_LIST, "middle": CARD_LIST, "back": CARD_LIST,
@@ -92,7 +97,11 @@ HAND_INPUT = {"type": "object", "additionalProperties": False, "properties": {
     "instant_win": {"type": "boolean", "x-error": "instant_win must be true or false, not {value}.",
                     "description": "Big Two: claims an instant win (一條龍, four 2s when the rules pay it) with "
                                    "these cards or the ones entered; scoring's message when they make none"}}}
-HAND_ENTRY = {"anyOf": [ROWS_TEXT, CARD_LIST, HAND_INPUT]}
+SETS_INPUT = {"type": "object", "required": ["sets"], "additionalProperties": False, "properties": {
+    "sets": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"anyOf": [ROWS_TEXT, HAND_INPUT]},
+             "x-error": "'sets' must be the player's two hands, [first, second].",
+             "description": "Criss cross: the player's two hands, each as a hand is given"}}}
+HAND_ENTRY = {"anyOf": [ROWS_TEXT, CARD_LIST, HAND_INPUT, SETS_INPUT]}
 NEW_ROUND_INPUT = {"type": "object", "additionalProperties": False, "properties": {
     "hands": {"type": "object", "maxProperties": 4, "propertyNames": NAME, "additionalProperties": HAND_ENTRY,
               "description": HANDS_HELP},
@@ -100,6 +109,7 @@ NEW_ROUND_INPUT = {"type": "object", "additionalProperties": False, "properties"
     "order": ORDER, "failed_to_block": FAILED_TO_BLOCK}}
 HAND = {"type": "object", "required": ["player", "state"], "properties": {
     "player": {"type": "string"}, "state": {"enum": ["empty", "cards", "surrender", "out"]},
+    "set": {"enum": [1, 2], "description": "Chinese poker: the player's set (criss cross deals two; else 1)"},
     "front": {"type": "array", "items": {"type": "string"}}, "middle": {"type": "array", "items": {"type": "string"}},
     "back": {"type": "array", "items": {"type": "string"}},
     "natural": {"type": "boolean"}, "cards": {"type": "array", "items": {"type": "string"},

@@ -132,18 +132,22 @@ def amount_problem(text: str, what: str) -> str | None:
 
 
 def round_json(preset: str, options: dict[str, Any], hands: list[dict[str, Any]], banker: str | None,
-               stake: str, pair_stakes: list[dict[str, Any]]) -> dict[str, Any]:
+               stake: str, pair_stakes: list[dict[str, Any]], sets: bool = False) -> dict[str, Any]:
     """The round in `python -m scoring settle`'s input shape.
 
-    Each hand: {"player", "state": "cards"|"surrender", "front"/"middle"/"back": [codes], "natural": bool}."""
+    Each hand: {"player", "state": "cards"|"surrender", "front"/"middle"/"back": [codes], "natural": bool} and,
+    with `sets` (criss cross), "set": 0 or 1; each player is then {"sets": [first hand, second hand]}."""
     players: dict[str, Any] = {}
     for hand in hands:
         if hand["state"] == "surrender":
-            players[hand["player"]] = {"surrender": True}
+            entry: dict[str, Any] = {"surrender": True}
         else:
-            entry: dict[str, Any] = {row: list(hand[row]) for row in ROWS}
+            entry = {row: list(hand[row]) for row in ROWS}
             if hand.get("natural"):
                 entry["natural"] = True
+        if sets:
+            players.setdefault(hand["player"], {"sets": [None, None]})["sets"][hand["set"]] = entry
+        else:
             players[hand["player"]] = entry
     data: dict[str, Any] = {"rules": preset, "options": dict(options), "players": players,
                             "stakes": stakes_json(stake, pair_stakes)}
@@ -207,16 +211,24 @@ def settle(round_data: dict[str, Any]) -> dict[str, Any]:
     return scoring.settle(round_data)
 
 
-def hindsight(round_data: dict[str, Any], player: str) -> dict[str, Any]:
-    """One player's best split against the hands as laid, and the advisor's split for the cards alone
-    (``general``: None for a surrendered hand)."""
+def hindsight(round_data: dict[str, Any], player: str, hand_set: int = 0) -> dict[str, Any]:
+    """One hand's best split against the hands as laid (criss cross: the player's set `hand_set`, the other set
+    as laid), and the advisor's split for the cards alone (``general``: None for a surrendered hand, or when the
+    advisor refuses the rules: ``general_error`` says why). ScoringError when the engine gives no hindsight."""
     entry = scoring.hindsight(round_data, player)["players"][player]
-    general = None
+    hand = round_data["players"][player]
+    if isinstance(entry, dict) and "sets" in entry:   # criss cross: one entry per set
+        entry, hand = entry["sets"][hand_set], hand["sets"][hand_set]
+    if not isinstance(entry, dict) or "best" not in entry:
+        raise ScoringError(f"rules {round_data['rules']}: the engine gives no hindsight for this hand")
+    general, general_error = None, None
     if entry["best"] is not None:
-        hand = round_data["players"][player]
-        general = scoring.best_arrangement(hand["front"] + hand["middle"] + hand["back"], round_data["rules"],
-                                           round_data.get("options"), players=len(round_data["players"]))
-    return {"entry": entry, "general": general}
+        try:
+            general = scoring.best_arrangement(hand["front"] + hand["middle"] + hand["back"], round_data["rules"],
+                                               round_data.get("options"), players=len(round_data["players"]))
+        except ScoringError as err:   # the advisor may model fewer rules than hindsight
+            general_error = str(err)
+    return {"entry": entry, "general": general, "general_error": general_error}
 
 
 def validate_game(preset: str, options: dict[str, Any], players: list[str], banker: str | None,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from scoring.criss_cross import seat_name
+
 from webapp.games import as_fraction, show_number
 
 
@@ -14,7 +16,7 @@ def settlement_view(settlement: dict[str, Any] | None, players: list[str]) -> di
     if not settlement:
         return None
     notes = []
-    for name, info in (settlement.get("players") or {}).items():
+    for name, info in _hands_of(settlement.get("players") or {}):
         if not isinstance(info, dict):
             continue
         natural = info.get("natural")
@@ -66,7 +68,28 @@ def _pair_view(pair: dict[str, Any]) -> dict[str, Any]:
     result = " · ".join(f"{k} {_signed(v)}" for k, v in net.items()) if isinstance(net, dict) else ""
     notes = [{"en": s.get("detail", ""), "zh": s.get("term") or ""} for s in pair.get("steps") or []
              if isinstance(s, dict)]
+    sides = _set_labels(pair, sides)
     return {"title": " vs ".join(sides), "sides": sides, "rows": rows, "result": result, "notes": notes}
+
+
+def _hands_of(players: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(name, entry) per hand of the settlement; a criss-cross player's two sets as "Ann (set 1)", "Ann (set 2)"."""
+    out = []
+    for name, info in players.items():
+        sets = info.get("sets") if isinstance(info, dict) and info.get("status") == "sets" else None
+        if isinstance(sets, list):
+            out += [(seat_name(name, number), entry) for number, entry in enumerate(sets, 1)]
+        else:
+            out.append((name, info))
+    return out
+
+
+def _set_labels(pair: dict[str, Any], sides: list[str]) -> list[str]:
+    """A criss-cross comparison's sides named with their sets ("Ann (set 1)"); other pairs' as they are."""
+    sets = pair.get("sets")
+    if not isinstance(sets, list) or len(sets) != len(sides):
+        return sides
+    return [seat_name(side, number) for side, number in zip(sides, sets)]
 
 
 def _signed(value: Any) -> str:

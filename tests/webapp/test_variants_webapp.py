@@ -1,6 +1,6 @@
 """Seed 004's 変種 in the web app (issue 68 item 6): the new-game form offers the three presets; a low-middle
-round judges fouls by the preset's own order (foul reason, legal fix, settling); criss cross, which needs two
-hands per player, is refused with a message when a game is created."""
+round judges fouls by the preset's own order (foul reason, legal fix, settling); criss cross (two hands per player,
+tests/webapp/test_criss_cross*.py) takes exactly two players."""
 from __future__ import annotations
 
 import re
@@ -59,12 +59,15 @@ def test_an_eleven_point_game_settles_with_the_overall_bonus(client):
     assert settled.get_json()["settlement"]["net"] == {"Ann": -14, "Bob": 14}
 
 
-def test_a_criss_cross_game_is_refused_with_a_message(client):
+def test_a_criss_cross_game_needs_two_players(client):
+    """Criss cross is played in the web app (test_criss_cross*.py); scoring's one-deck rule still holds: two
+    sets of 13 for each of three or four players would need a second deck, so such a table is refused with
+    scoring's message, on the form and through the API."""
     response = client.post("/games/new", data={
         "csrf_token": csrf_token(client, "/games/new"), "title": "t", "preset": "criss-cross", "stake": "1",
-        "player1": "Ann", "player2": "Bob"})
+        "player1": "Ann", "player2": "Bob", "player3": "Cy"})
     assert response.status_code == 400
     errors = re.findall(r'<li class="error">(.*?)</li>', response.get_data(as_text=True))
-    assert any("Criss cross (two 13-card hands per player) cannot be played in the web app yet" in e for e in errors)
-    api = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": "criss-cross"})
-    assert api.status_code == 400 and "Criss cross" in str(api.get_json())
+    assert any("it needs exactly 2 players, got 3" in e for e in errors), errors
+    api = client.post("/api/games", json={"players": ["Ann", "Bob", "Cy", "Dee"], "rules": "criss-cross"})
+    assert api.status_code == 400 and "it needs exactly 2 players, got 4" in api.get_json()["error"]

@@ -33,6 +33,8 @@ def describe(event: RoundEvent, by_id: dict[int, RoundEvent] | None = None) -> s
     d = event.detail or {}
     player, kind = event.player, event.kind
     whose = _whose(player, actor)
+    if d.get("set"):  # criss cross: which of the player's two sets
+        whose, player = f"{whose} set {d['set']}", f"{player} (set {d['set']})"
     if kind == "create":
         return f"{actor} started the round"
     if kind == "read":
@@ -83,7 +85,8 @@ def change_line(event: RoundEvent, by_id: dict[int, RoundEvent]) -> dict[str, An
     """One change as the round JSON lists it; "player" is whose hand it touched (None: the round as a whole), so
     a page told 412 can see whether the change concerned the hand it was changing."""
     return {"text": describe(event, by_id), "by": event.actor or SOMEONE, "at": event.created_at.isoformat(),
-            "version": (event.detail or {}).get("version"), "player": event.player}
+            "version": (event.detail or {}).get("version"), "player": event.player,
+            **({"set": event.detail["set"]} if (event.detail or {}).get("set") else {})}
 
 
 def recent_changes(rnd: Round, limit: int = RECENT) -> list[dict[str, Any]]:

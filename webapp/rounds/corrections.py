@@ -7,6 +7,7 @@ from webapp.models import Game, Hand, Round
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import changing_hand, record_event, require_holding
 from webapp.rounds.parsing import normalise
+from webapp.rounds.sets import set_detail
 from webapp.rounds.shape import ROWS, layout
 
 
@@ -18,10 +19,11 @@ def check_row(game: Game, row: str) -> int:
     return sizes[row]
 
 
-def correct_card(session: Session, rnd: Round, player: str, row: str, index: int, code: str) -> Hand:
+def correct_card(session: Session, rnd: Round, player: str, row: str, index: int, code: str,
+                 hand_set: int = 0) -> Hand:
     size = check_row(rnd.game, row)
     new_code = normalise(code)
-    with changing_hand(session, rnd, player) as (rnd, hand):
+    with changing_hand(session, rnd, player, hand_set) as (rnd, hand):
         require_holding(hand)
         cards = list(getattr(hand, row))
         if index == len(cards) and len(cards) < size:
@@ -33,28 +35,29 @@ def correct_card(session: Session, rnd: Round, player: str, row: str, index: int
             raise RoundError(f"The {row} row has no card number {index + 1}.")
         setattr(hand, row, cards)
         hand.state = "cards"
-        record_event(session, rnd, "correct", player, row=row, index=index, before=old, after=new_code)
+        record_event(session, rnd, "correct", player, row=row, index=index, before=old, after=new_code,
+                     **set_detail(hand))
     return hand
 
 
-def remove_card(session: Session, rnd: Round, player: str, row: str, index: int) -> Hand:
+def remove_card(session: Session, rnd: Round, player: str, row: str, index: int, hand_set: int = 0) -> Hand:
     check_row(rnd.game, row)
-    with changing_hand(session, rnd, player) as (rnd, hand):
+    with changing_hand(session, rnd, player, hand_set) as (rnd, hand):
         cards = list(getattr(hand, row))
         if not 0 <= index < len(cards):
             raise RoundError(f"The {row} row has no card number {index + 1}.")
         old = cards.pop(index)
         setattr(hand, row, cards)
-        record_event(session, rnd, "remove", player, row=row, index=index, before=old)
+        record_event(session, rnd, "remove", player, row=row, index=index, before=old, **set_detail(hand))
     return hand
 
 
-def swap_rows(session: Session, rnd: Round, player: str, first: str, second: str) -> Hand:
+def swap_rows(session: Session, rnd: Round, player: str, first: str, second: str, hand_set: int = 0) -> Hand:
     if first not in ROWS or second not in ROWS or first == second:
         raise RoundError("Choose two different rows to swap (front, middle, back).")
-    with changing_hand(session, rnd, player) as (rnd, hand):
+    with changing_hand(session, rnd, player, hand_set) as (rnd, hand):
         a, b = list(getattr(hand, first)), list(getattr(hand, second))
         setattr(hand, first, b)
         setattr(hand, second, a)
-        record_event(session, rnd, "swap", player, rows=[first, second])
+        record_event(session, rnd, "swap", player, rows=[first, second], **set_detail(hand))
     return hand

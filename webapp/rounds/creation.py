@@ -9,10 +9,11 @@ from webapp.games import banker_for_round
 from webapp.models import Game, Hand, Round
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import record_event
+from webapp.rounds.sets import set_count
 
 
 def new_round(session: Session, game: Game, create_key: str | None = None) -> tuple[Round, bool]:
-    """A new open round with an empty hand per player; (round, created).
+    """A new open round with an empty hand per player (criss cross: two, sets 1 and 2); (round, created).
 
     The same `create_key` always yields the same round, so a double-submitted form or a retried
     API call cannot make two rounds; the numbering race is settled by the unique constraint."""
@@ -30,8 +31,9 @@ def new_round(session: Session, game: Game, create_key: str | None = None) -> tu
         number = (session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id)) or 0) + 1
         rnd = Round(game_id=game.id, number=number, create_key=create_key, status="open",
                     banker=banker_for_round(game, number), revision=0,
-                    hands=[Hand(seat=p.seat, player=p.name, state="empty", front=[], middle=[], back=[], cards=[])
-                           for p in game.players])
+                    hands=[Hand(seat=p.seat, player=p.name, hand_set=hand_set, state="empty", front=[], middle=[],
+                                back=[], cards=[])
+                           for p in game.players for hand_set in range(set_count(game))])
         session.add(rnd)
         try:
             session.flush()

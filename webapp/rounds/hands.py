@@ -11,18 +11,19 @@ from webapp.rounds import live
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import (changing_hand, locked_round, record_event, require_game, require_holding,
                                    require_open)
+from webapp.rounds.sets import set_detail
 from webapp.rounds.shape import CARDS_LEFT, bigtwo_rules
 
 
 def set_manual(session: Session, rnd: Round, player: str, rows: dict[str, list[str]],
-               instant_win: bool | None = None) -> Hand:
+               instant_win: bool | None = None, hand_set: int = 0) -> Hand:
     """Typed cards: {"front", "middle", "back"} (Chinese poker) or {"cards"} (Big Two's cards left).
 
     Big Two: `instant_win` True/False claims or withdraws an instant win with these cards (None keeps the
     hand's claim); typed cards of a claim must make an instant win the rules pay (scoring's message if not)."""
     if instant_win:
         require_instant_wins(rnd.game)
-    with changing_hand(session, rnd, player) as (rnd, hand):
+    with changing_hand(session, rnd, player, hand_set) as (rnd, hand):
         require_holding(hand)
         if hand.instant_win if instant_win is None else instant_win:
             check_claim(rnd.game, player, rows[CARDS_LEFT])
@@ -33,26 +34,26 @@ def set_manual(session: Session, rnd: Round, player: str, rows: dict[str, list[s
         claim = {}
         if instant_win is not None:
             claim = {"instant_win": instant_win, "replaced": _claim(session, rnd, hand, instant_win)}
-        record_event(session, rnd, "manual", player, before=before, after=rows, **claim)
+        record_event(session, rnd, "manual", player, before=before, after=rows, **claim, **set_detail(hand))
     return hand
 
 
-def set_surrender(session: Session, rnd: Round, player: str, surrender: bool = True) -> Hand:
+def set_surrender(session: Session, rnd: Round, player: str, surrender: bool = True, hand_set: int = 0) -> Hand:
     require_game(rnd.game, False, "Surrender")
-    with changing_hand(session, rnd, player) as (rnd, hand):
+    with changing_hand(session, rnd, player, hand_set) as (rnd, hand):
         if surrender:
             hand.state = "surrender"
         else:
             hand.state = "cards" if hand.front or hand.middle or hand.back else "empty"
-        record_event(session, rnd, "surrender" if surrender else "unsurrender", player)
+        record_event(session, rnd, "surrender" if surrender else "unsurrender", player, **set_detail(hand))
     return hand
 
 
-def set_natural(session: Session, rnd: Round, player: str, declared: bool) -> Hand:
+def set_natural(session: Session, rnd: Round, player: str, declared: bool, hand_set: int = 0) -> Hand:
     require_game(rnd.game, False, "Declaring a natural")
-    with changing_hand(session, rnd, player) as (rnd, hand):
+    with changing_hand(session, rnd, player, hand_set) as (rnd, hand):
         hand.declared_natural = declared
-        record_event(session, rnd, "natural", player, declared=declared)
+        record_event(session, rnd, "natural", player, declared=declared, **set_detail(hand))
     return hand
 
 

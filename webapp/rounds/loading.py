@@ -29,9 +29,9 @@ def locked_round(session: Session, round_id: int) -> Round:
     return rnd
 
 
-def locked_hand(session: Session, rnd: Round, player: str) -> Hand:
+def locked_hand(session: Session, rnd: Round, player: str, hand_set: int = 0) -> Hand:
     hand = session.scalars(
-        select(Hand).where(Hand.round_id == rnd.id, Hand.player == player)
+        select(Hand).where(Hand.round_id == rnd.id, Hand.player == player, Hand.hand_set == hand_set)
         .with_for_update().execution_options(populate_existing=True)
     ).first()
     if hand is None:
@@ -68,12 +68,12 @@ def record_event(session: Session, rnd: Round, kind: str, player: str | None = N
 
 
 @contextmanager
-def changing_hand(session: Session, rnd: Round, player: str) -> Iterator[tuple[Round, Hand]]:
-    """One change to a player's hand: the round locked and open, the hand locked; commits when the
-    block ends without an error (the block records its event)."""
+def changing_hand(session: Session, rnd: Round, player: str, hand_set: int = 0) -> Iterator[tuple[Round, Hand]]:
+    """One change to a player's hand (criss cross: to its set `hand_set`): the round locked and open, the hand
+    locked; commits when the block ends without an error (the block records its event)."""
     rnd = locked_round(session, rnd.id)
     live.require_current(rnd)
     require_open(rnd)
-    hand = locked_hand(session, rnd, player)
+    hand = locked_hand(session, rnd, player, hand_set)
     yield rnd, hand
     session.commit()

@@ -14,6 +14,7 @@ from webapp.photos import PhotoStore, sniff_content_type
 from webapp.rounds import live
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import locked_hand, locked_round, record_event, require_holding, require_open
+from webapp.rounds.sets import set_detail
 from webapp.rounds.shape import ROWS
 
 
@@ -33,7 +34,8 @@ def _insert_photo_once(session: Session, sha: str, content_type: str, size: int)
 
 
 def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data: bytes, *,
-              source: str = "photo", loose: bool = False, read_slots: int = 0) -> tuple[Hand, dict[str, Any]]:
+              source: str = "photo", loose: bool = False, read_slots: int = 0,
+              hand_set: int = 0) -> tuple[Hand, dict[str, Any]]:
     """Read a photo of one player's rows and make it that player's hand; (hand, vision's JSON).
 
     The slow reading happens outside any transaction so four phones can upload at once; the
@@ -61,10 +63,11 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
     rnd = locked_round(session, round_id)
     require_open(rnd)
     _insert_photo_once(session, sha, content_type, len(data))
-    upload = Upload(round_id=rnd.id, player=player, photo_sha256=sha, source=source, reading=reading)
+    upload = Upload(round_id=rnd.id, player=player, photo_sha256=sha, source=source, reading=reading,
+                    hand_set=hand_set)
     session.add(upload)
     session.flush()
-    hand = locked_hand(session, rnd, player)
+    hand = locked_hand(session, rnd, player, hand_set)
     require_holding(hand)
     if bigtwo:
         hand.cards = [card["code"] for card in summary["cards"]]  # in reading order
@@ -72,6 +75,7 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
         hand.front, hand.middle, hand.back = (summary["rows"][r] for r in ROWS)
     hand.state, hand.source, hand.upload_id = "cards", source, upload.id
     record_event(session, rnd, "read", player, upload=upload.id, photo=sha, source=source,
-                 cards=len(summary["cards"]) if bigtwo else sum(len(summary["rows"][r]) for r in ROWS))
+                 cards=len(summary["cards"]) if bigtwo else sum(len(summary["rows"][r]) for r in ROWS),
+                 **set_detail(hand))
     session.commit()
     return hand, reading

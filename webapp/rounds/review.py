@@ -10,14 +10,16 @@ from webapp.models import Game, Round
 from webapp.rounds.fouls import foul_of, fouls_refused
 from webapp.rounds.reader_notes import (READER_WARNING_TEXT, doubted_codes, rechecked_by_review, restate,
                                         second_look_doubts, still_holds)
+from webapp.rounds.sets import hand_label, is_criss_cross
 from webapp.rounds.shape import CARDS_LEFT, bigtwo_rules, layout
 
 
 def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
-    """Per player: what stops settling ('error') and what deserves a look ('warn')."""
+    """Per hand (keyed by its label: the player, or "Ann (set 2)" under criss cross): what stops settling
+    ('error') and what deserves a look ('warn')."""
     game = rnd.game
     sizes = layout(game)
-    out: dict[str, list[dict[str, Any]]] = {h.player: [] for h in rnd.hands}
+    out: dict[str, list[dict[str, Any]]] = {hand_label(h): [] for h in rnd.hands}
     if game.is_bigtwo and bigtwo_rules(game)["scheme"] == "rank":
         return out  # points by place: only the finishing order counts (round_warnings)
     owners: dict[str, list[str]] = {}
@@ -26,10 +28,11 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
             continue
         for row in sizes:
             for code in getattr(hand, row):
-                owners.setdefault(code, []).append(hand.player)
+                owners.setdefault(code, []).append(hand_label(hand))
     held = set(owners)
     for hand in rnd.hands:
-        notes = out[hand.player]
+        label = hand_label(hand)
+        notes = out[label]
         if hand.state == "empty":
             key = ("no_instant_cards" if hand.instant_win else "no_cards_left") if game.is_bigtwo else "no_cards"
             notes.append(_note("error", key))
@@ -55,7 +58,7 @@ def hand_warnings(rnd: Round) -> dict[str, list[dict[str, Any]]]:
             if count > 1:
                 notes.append(_note("error", "repeated", code=code, n=count))
         for code in sorted(set(codes)):
-            others = sorted(set(p for p in owners.get(code, []) if p != hand.player))
+            others = sorted(set(p for p in owners.get(code, []) if p != label))
             if others:
                 notes.append(_note("error", "shared", code=code, players=", ".join(others)))
         if hand.upload is not None:
@@ -156,18 +159,19 @@ def ready_to_settle(rnd: Round, warnings: dict[str, list[dict[str, Any]]] | None
 
 
 def missing_by_player(rnd: Round, warnings: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, list[str]]:
-    """Per player, one short line per thing the hand lacks before settling ("back row: 2 cards missing"); under
-    rules that refuse fouled hands (fujian's 相公), the foul too. Empty lists when the hand is ready."""
+    """Per hand (keyed by its label), one short line per thing the hand lacks before settling ("back row: 2 cards
+    missing"); under rules that refuse fouled hands (fujian's 相公), the foul too. Empty lists when it is ready."""
     warnings = hand_warnings(rnd) if warnings is None else warnings
     refused = fouls_refused(rnd.game)
     out: dict[str, list[str]] = {}
     for hand in rnd.hands:
-        lines = [_short(note) for note in warnings.get(hand.player, []) if note["level"] == "error"]
+        label = hand_label(hand)
+        lines = [_short(note) for note in warnings.get(label, []) if note["level"] == "error"]
         if refused and not lines:
             foul = foul_of(rnd.game, hand)
             if foul is not None:
                 lines.append(f"fouled: {foul['reason']}; rearrange it (the legal fix is one tap)")
-        out[hand.player] = lines
+        out[label] = lines
     return out
 
 
@@ -202,5 +206,6 @@ def round_input(game: Game, rnd: Round) -> dict[str, Any]:
         return rules.bigtwo_round_json(game.preset, game.options, hands, rnd.finish_order, rnd.failed_to_block,
                                        game.stake, game.pair_stakes)
     hands = [{"player": h.player, "state": h.state, "front": h.front, "middle": h.middle, "back": h.back,
-              "natural": h.declared_natural} for h in rnd.hands]
-    return rules.round_json(game.preset, game.options, hands, rnd.banker, game.stake, game.pair_stakes)
+              "natural": h.declared_natural, "set": h.hand_set} for h in rnd.hands]
+    return rules.round_json(game.preset, game.options, hands, rnd.banker, game.stake, game.pair_stakes,
+                            sets=is_criss_cross(game))

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from webapp.models import Hand, Round
+from webapp.rounds.sets import snapshot_key
 
 # What a change may touch on a hand; all of it comes back on undo (the photo's upload too, never deleted).
 HAND_FIELDS = ("state", "front", "middle", "back", "cards", "declared_natural", "instant_win", "source", "upload_id")
@@ -17,12 +18,12 @@ ROUND_FIELDS = ("finish_order", "failed_to_block")
 
 def current_hands(session: Session, rnd: Round) -> list[Hand]:
     """The round's hands as the database has them inside this transaction (pending changes flushed first)."""
-    return list(session.scalars(select(Hand).where(Hand.round_id == rnd.id).order_by(Hand.seat)
+    return list(session.scalars(select(Hand).where(Hand.round_id == rnd.id).order_by(Hand.seat, Hand.hand_set)
                                 .execution_options(populate_existing=True)))
 
 
 def round_state(session: Session, rnd: Round) -> dict[str, Any]:
-    hands = {hand.player: {field: _copy(getattr(hand, field)) for field in HAND_FIELDS}
+    hands = {snapshot_key(hand.player, hand.hand_set): {field: _copy(getattr(hand, field)) for field in HAND_FIELDS}
              for hand in current_hands(session, rnd)}
     return {"hands": hands, "round": {field: _copy(getattr(rnd, field)) for field in ROUND_FIELDS}}
 
@@ -30,7 +31,7 @@ def round_state(session: Session, rnd: Round) -> dict[str, Any]:
 def restore(session: Session, rnd: Round, state: dict[str, Any]) -> None:
     """Put the round's hands and details back as `state` has them (call with the round locked)."""
     for hand in current_hands(session, rnd):
-        saved = state["hands"].get(hand.player)
+        saved = state["hands"].get(snapshot_key(hand.player, hand.hand_set))
         if saved is None:
             continue
         for field in HAND_FIELDS:

@@ -11,17 +11,18 @@ from vision.messages import UNSURE_MARKS_WARNING
 from webapp import reader
 from webapp.models import Hand, Round
 from webapp.rounds.reader_notes import doubted_codes
+from webapp.rounds.sets import find_hand
 from webapp.rounds.shape import layout
 
 # One mark as the reader lists it: "7H? (0.41)"
 _MARK = re.compile(r"(?P<code>[2-9TJQKA][SHDC])\? \((?P<confidence>[\d.]+)\)")
 
 
-def unsure_suggestions(rnd: Round, player: str) -> list[dict[str, Any]]:
+def unsure_suggestions(rnd: Round, player: str, hand_set: int = 0) -> list[dict[str, Any]]:
     """Each unsure mark of the player's photo that no hand of the round holds yet, surest first, with the place it
     would fill: the first row short of its size (Big Two: the cards left). None once the hand is full."""
-    hand = next(h for h in rnd.hands if h.player == player)
-    if hand.upload is None or hand.state != "cards":
+    hand = find_hand(rnd.hands, player, hand_set)
+    if hand is None or hand.upload is None or hand.state != "cards":
         return []
     place = _free_place(hand, layout(rnd.game))
     if place is None:
@@ -39,16 +40,16 @@ def unsure_suggestions(rnd: Round, player: str) -> list[dict[str, Any]]:
             for code, confidence in sorted(marks.items(), key=lambda item: -item[1])]
 
 
-def card_alternatives(rnd: Round, player: str) -> dict[str, list[str]]:
+def card_alternatives(rnd: Round, player: str, hand_set: int = 0) -> dict[str, list[str]]:
     """Per code the reader named on the player's photo, its first reader.ALTERNATIVES_SHOWN runner-up codes (vision
     read's "alternatives"; for a card the second look doubts, its code first) that no other hand of the round holds
     (one deck holds each card once), likeliest first.
     Codes this hand holds stay: a card whose two corners were read as two codes is in the hand twice, and the true
     code is often the other one (session 53: for 17 of 98 cards read wrong on the synthetic sets)."""
-    hand = next(h for h in rnd.hands if h.player == player)
-    if hand.upload is None:
+    hand = find_hand(rnd.hands, player, hand_set)
+    if hand is None or hand.upload is None:
         return {}
-    held = {code for h in rnd.hands if h.player != player for row in layout(rnd.game) for code in getattr(h, row)}
+    held = {code for h in rnd.hands if h is not hand for row in layout(rnd.game) for code in getattr(h, row)}
     summary = reader.summarise(hand.upload.reading)
     # a card the second look doubts: its code for it first (it names the true code of most cards it doubts)
     second = {code: other for code, other in doubted_codes(summary["warnings"]).items() if other != "none"}

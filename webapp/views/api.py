@@ -194,7 +194,7 @@ def new_round(token: str):  # type: ignore[no-untyped-def]
     number = rnd.number
     if created:
         for player, entry in (data.get("hands") or {}).items():
-            _apply_hand(game, rnd, player, entry)
+            _apply_sets(game, rnd, player, entry)
         if "order" in data or "failed_to_block" in data:
             _set_details(rnd, data)
         if data.get("settle"):
@@ -233,7 +233,30 @@ def _set_details(rnd: Round, data: dict[str, Any]) -> None:
     rounds.set_round_details(get_session(), rnd, order, blocked)
 
 
-def _apply_hand(game: Game, rnd: Round, player: str, entry: Any) -> None:
+def _hand_set(game: Game) -> int:
+    """The set a hand request is about, 0-based: criss cross's ?set=1|2 (1 when left out); 404 for a set the
+    game does not deal."""
+    return rounds.hand_set_of(game, request.args.get("set"))
+
+
+def _apply_sets(game: Game, rnd: Round, player: str, entry: Any) -> None:
+    """A new round's entry for a player: under criss cross {"sets": [first hand, second hand]} (each as a
+    hand is given), else one hand."""
+    sets = entry.get("sets") if isinstance(entry, dict) else None
+    if not rounds.is_criss_cross(game):
+        if sets is not None:
+            raise rounds.RoundError(f"Hand of {player}: 'sets' is for criss-cross games (two hands per player); "
+                                    f"this game takes one hand.")
+        _apply_hand(game, rnd, player, entry)
+        return
+    if not isinstance(sets, list) or len(sets) != rounds.set_count(game):
+        raise rounds.RoundError(f"Hand of {player}: criss cross needs the player's two hands as "
+                                f"{{\"sets\": [first hand, second hand]}}.")
+    for hand_set, hand in enumerate(sets):
+        _apply_hand(game, rnd, player, hand, hand_set)
+
+
+def _apply_hand(game: Game, rnd: Round, player: str, entry: Any, hand_set: int = 0) -> None:
     if game.is_bigtwo:
         _apply_cards_left(game, rnd, player, entry)
         return
@@ -243,13 +266,13 @@ def _apply_hand(game: Game, rnd: Round, player: str, entry: Any) -> None:
     if not isinstance(entry, dict):
         raise rounds.RoundError(f"Hand of {player}: give a rows string or an object.")
     if entry.get("surrender"):
-        rounds.set_surrender(db, rnd, player, True)
+        rounds.set_surrender(db, rnd, player, True, hand_set=hand_set)
         return
     if "rows" in entry or "front" in entry:
         rows_text = entry.get("rows") or " / ".join(" ".join(entry.get(r) or []) for r in rounds.ROWS)
-        rounds.set_manual(db, rnd, player, rounds.parse_rows(str(rows_text)))
+        rounds.set_manual(db, rnd, player, rounds.parse_rows(str(rows_text)), hand_set=hand_set)
     if "natural" in entry:
-        rounds.set_natural(db, rnd, player, bool(entry["natural"]))
+        rounds.set_natural(db, rnd, player, bool(entry["natural"]), hand_set=hand_set)
 
 
 def _check_one_winner(hands: Any) -> None:
@@ -321,9 +344,10 @@ def put_round(token: str, number: int):  # type: ignore[no-untyped-def]
 def put_hand(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
     game, rnd = _round(token, number)
     body = _body()
+    hand_set = _hand_set(game)
     if body.get("surrender") is False:
-        rounds.set_surrender(get_session(), rnd, player, False)
-    _apply_hand(game, rnd, player, body)
+        rounds.set_surrender(get_session(), rnd, player, False, hand_set=hand_set)
+    _apply_hand(game, rnd, player, body, hand_set)
     return _round_body(token, number)
 
 
@@ -341,45 +365,49 @@ def post_photo(token: str, number: int, player: str):  # type: ignore[no-untyped
     if upload is None:
         return _error("Send the photo as the multipart field 'photo'.", 400)
     data, loose = upload.read(), request.form.get("mode") == "loose"
-    _game, rnd = _round(token, number)
+    game, rnd = _round(token, number)
     _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
                                       data, source="api", loose=loose,
-                                      read_slots=int(current_app.config["READ_SLOTS"]))
+                                      read_slots=int(current_app.config["READ_SLOTS"]), hand_set=_hand_set(game))
     return _with_reading(token, number, reading)
 
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/webcam")
 def post_webcam(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
-    _game, rnd = _round(token, number)
+    game, rnd = _round(token, number)
+    hand_set = _hand_set(game)
     rounds.require_open(rnd)
     data = capture_jpeg(str(current_app.config.get("WEBCAM_DEVICE", "")))
     _hand, reading = rounds.add_photo(get_session(), current_app.extensions["webapp.photos"], rnd, player,
-                                      data, source="webcam", read_slots=int(current_app.config["READ_SLOTS"]))
+                                      data, source="webcam", read_slots=int(current_app.config["READ_SLOTS"]),
+                                      hand_set=hand_set)
     return _with_reading(token, number, reading)
 
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/correct")
 def post_correct(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
-    _game, rnd = _round(token, number)
+    game, rnd = _round(token, number)
     body = _body()
     try:
         index = int(body.get("index"))
     except (TypeError, ValueError):
         return _error("'index' must be the card's position in its row (0-based).", 400)
     if body.get("code") in (None, ""):
-        rounds.remove_card(get_session(), rnd, player, str(body.get("row")), index)
+    hand_set = _hand_set(game)
+        rounds.remove_card(get_session(), rnd, player, str(body.get("row")), index, hand_set=hand_set)
     else:
-        rounds.correct_card(get_session(), rnd, player, str(body.get("row")), index, str(body["code"]))
+        rounds.correct_card(get_session(), rnd, player, str(body.get("row")), index, str(body["code"]),
+                            hand_set=hand_set)
     return _round_body(token, number)
 
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/swap")
 def post_swap(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
-    _game, rnd = _round(token, number)
+    game, rnd = _round(token, number)
     rows = _body().get("rows")
     if not isinstance(rows, list) or len(rows) != 2:
         return _error("'rows' must name two rows, e.g. [\"front\", \"middle\"].", 400)
-    rounds.swap_rows(get_session(), rnd, player, str(rows[0]), str(rows[1]))
+    rounds.swap_rows(get_session(), rnd, player, str(rows[0]), str(rows[1]), hand_set=_hand_set(game))
     return _round_body(token, number)
 
 
@@ -398,30 +426,32 @@ def _place(value: Any, what: str, index_required: bool = True) -> tuple[str, int
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/move")
 def post_move(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
     """Move one card: {"from": {"row", "index"}, "to": {"row", "index"?}} (no "to" index: the row's end)."""
-    _game, rnd = _round(token, number)
+    game, rnd = _round(token, number)
     body = _body()
     from_row, from_index = _place(body.get("from"), "from")
     to_row, to_index = _place(body.get("to"), "to", index_required=False)
-    rounds.move_card(get_session(), rnd, player, from_row, from_index or 0, to_row, to_index)
+    rounds.move_card(get_session(), rnd, player, from_row, from_index or 0, to_row, to_index,
+                     hand_set=_hand_set(game))
     return _round_body(token, number)
 
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/swap-cards")
 def post_swap_cards(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
     """Swap two cards: {"a": {"row", "index"}, "b": {"row", "index"}}."""
-    _game, rnd = _round(token, number)
+    game, rnd = _round(token, number)
     body = _body()
     row_a, index_a = _place(body.get("a"), "a")
     row_b, index_b = _place(body.get("b"), "b")
-    rounds.swap_cards(get_session(), rnd, player, row_a, index_a or 0, row_b, index_b or 0)
+    rounds.swap_cards(get_session(), rnd, player, row_a, index_a or 0, row_b, index_b or 0,
+                      hand_set=_hand_set(game))
     return _round_body(token, number)
 
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/fix")
 def post_fix(token: str, number: int, player: str):  # type: ignore[no-untyped-def]
     """Rearrange a fouled hand as its legal fix (scoring's; worked out again here)."""
-    _game, rnd = _round(token, number)
-    rounds.apply_fix(get_session(), rnd, player)
+    game, rnd = _round(token, number)
+    rounds.apply_fix(get_session(), rnd, player, hand_set=_hand_set(game))
     return _round_body(token, number)
 
 

@@ -69,8 +69,8 @@ def live_context(rnd: Round, changed_since: list[dict[str, Any]] | None = None,
     this device is, and after a 412 what changed since the page was loaded."""
     game = rnd.game
     return {"etag": rounds.etag(rnd), "changes": rounds.recent_changes(rnd), "undo": rounds.undo_preview(rnd),
-            "fouls": {h.player: rounds.foul_of(game, h) for h in rnd.hands},
-            "naturals": {h.player: rounds.natural_of(game, h) for h in rnd.hands},
+            "fouls": {rounds.hand_label(h): rounds.foul_of(game, h) for h in rnd.hands},
+            "naturals": {rounds.hand_label(h): rounds.natural_of(game, h) for h in rnd.hands},
             "missing": rounds.missing_by_player(rnd, warnings), "me": device_name(game.token),
             "changed_since": changed_since}
 
@@ -106,6 +106,15 @@ def _player(game: Game, seat: int) -> str:
 @bp.post("/g/<token>/rounds")
 def create(token: str):  # type: ignore[no-untyped-def]
     game = access.game_or_404(token)
+def _hand_set(game: Game) -> int:
+    """The set this request is about: under criss cross /s/<1|2> in the path (views/hand_sets.py), else 0; 404
+    for a set the game does not deal."""
+    try:
+        return rounds.hand_set_of(game, g.get("set_number"))
+    except rounds.RoundError as err:
+        abort(err.status, description=str(err))
+
+
     try:
         rnd, _created = rounds.new_round(get_session(), game, request.form.get("create_key"))
     except rounds.RoundError as err:  # the game has ended (a page left open elsewhere)
@@ -136,13 +145,16 @@ def hand(token: str, number: int, seat: int, error: str | None = None, status: i
     """The player's hand; after a refused entry, `error` says why and `typed` keeps what was typed."""
     game, rnd = _load(token, number)
     player = _player(game, seat)
-    the_hand = next(h for h in rnd.hands if h.player == player)
+    hand_set = _hand_set(game)
+    the_hand = rounds.find_hand(rnd.hands, player, hand_set)
     summary = reader.summarise(the_hand.upload.reading) if the_hand.upload else None
-    warnings = rounds.hand_warnings(rnd)[player]
+    warnings = rounds.hand_warnings(rnd)[rounds.hand_label(the_hand)]
     low = rounds.cards_to_look_at(summary)
     return render_template(
         "hand.html", game=game, rnd=rnd, hand=the_hand, seat=seat, summary=summary, warnings=warnings, low=low,
-        suggestions=rounds.unsure_suggestions(rnd, player), alternatives=rounds.card_alternatives(rnd, player),
+        set_number=rounds.set_number(the_hand),
+        suggestions=rounds.unsure_suggestions(rnd, player, hand_set),
+        alternatives=rounds.card_alternatives(rnd, player, hand_set),
         error=error, webcam=webcam_available(str(current_app.config.get("WEBCAM_DEVICE", ""))),
         layout=rounds.layout(game), typed=typed, bigtwo=rounds.bigtwo_rules(game) if game.is_bigtwo else None,
         **live_context(rnd, changed_since),
@@ -155,7 +167,7 @@ def _act(token: str, number: int, seat: int, action: Callable[[Game, Round, str]
     with what was `typed` still in the box. A form with return=round goes back to the round page."""
     game, rnd = _load(token, number)
     player = _player(game, seat)
-    back = url_for("rounds.hand", token=token, number=number, seat=seat)
+    back = url_for("rounds.hand", token=token, number=number, seat=seat, set_number=g.get("set_number"))
     if request.form.get("return") == "round":
         back = url_for("rounds.show", token=token, number=number)
     try:
@@ -225,7 +237,8 @@ def photo(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
             raise UploadRejected("Choose a photo first.", 400)
         source = "camera" if request.form.get("source") == "camera" else "photo"
         rounds.add_photo(get_session(), _store(), rnd, player, upload.read(), source=source,
-                         loose=request.form.get("mode") == "loose", read_slots=_read_slots())
+                         loose=request.form.get("mode") == "loose", read_slots=_read_slots(),
+                         hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
@@ -234,7 +247,8 @@ def webcam(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
         rounds.require_open(rnd)
         data = capture_jpeg(str(current_app.config.get("WEBCAM_DEVICE", "")))
-        rounds.add_photo(get_session(), _store(), rnd, player, data, source="webcam", read_slots=_read_slots())
+        rounds.add_photo(get_session(), _store(), rnd, player, data, source="webcam", read_slots=_read_slots(),
+                         hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
@@ -243,7 +257,8 @@ def manual(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     typed = request.form.get("rows", "")
 
     def action(game: Game, rnd: Round, player: str) -> None:
-        rounds.set_manual(get_session(), rnd, player, rounds.parse_typed(game, player, typed))
+        rounds.set_manual(get_session(), rnd, player, rounds.parse_typed(game, player, typed),
+                          hand_set=_hand_set(game))
     return _act(token, number, seat, action, typed=typed)
 
 
@@ -276,14 +291,16 @@ def details(token: str, number: int):  # type: ignore[no-untyped-def]
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/surrender")
 def surrender(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
-        rounds.set_surrender(get_session(), rnd, player, request.form.get("value", "1") == "1")
+        rounds.set_surrender(get_session(), rnd, player, request.form.get("value", "1") == "1",
+                             hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/natural")
 def natural(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
-        rounds.set_natural(get_session(), rnd, player, request.form.get("value", "1") == "1")
+        rounds.set_natural(get_session(), rnd, player, request.form.get("value", "1") == "1",
+                           hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
@@ -302,14 +319,15 @@ def _index(field: str = "index", blank: bool = False) -> int | None:
 def correct(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
         rounds.correct_card(get_session(), rnd, player, request.form.get("row", ""), _index(),
-                            request.form.get("code", ""))
+                            request.form.get("code", ""), hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
 @bp.post("/g/<token>/r/<int:number>/p/<int:seat>/remove")
 def remove(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
-        rounds.remove_card(get_session(), rnd, player, request.form.get("row", ""), _index())
+        rounds.remove_card(get_session(), rnd, player, request.form.get("row", ""), _index(),
+                           hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
@@ -318,7 +336,8 @@ def move(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     """Move one card (row, index) to (to_row, to_index; blank: the end of that row)."""
     def action(_game: Game, rnd: Round, player: str) -> None:
         rounds.move_card(get_session(), rnd, player, request.form.get("row", ""), _index(),
-                         request.form.get("to_row", ""), _index("to_index", blank=True))
+                         request.form.get("to_row", ""), _index("to_index", blank=True),
+                         hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
@@ -326,7 +345,7 @@ def move(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
 def swapcards(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
         rounds.swap_cards(get_session(), rnd, player, request.form.get("row", ""), _index(),
-                          request.form.get("other_row", ""), _index("other_index"))
+                          request.form.get("other_row", ""), _index("other_index"), hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
@@ -334,7 +353,7 @@ def swapcards(token: str, number: int, seat: int):  # type: ignore[no-untyped-de
 def fix(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     """Rearrange a fouled hand as its legal fix (worked out again on the server)."""
     def action(_game: Game, rnd: Round, player: str) -> None:
-        rounds.apply_fix(get_session(), rnd, player)
+        rounds.apply_fix(get_session(), rnd, player, hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
@@ -342,7 +361,7 @@ def fix(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
 def swap(token: str, number: int, seat: int):  # type: ignore[no-untyped-def]
     def action(_game: Game, rnd: Round, player: str) -> None:
         first, _, second = request.form.get("rows", "").partition(",")
-        rounds.swap_rows(get_session(), rnd, player, first, second)
+        rounds.swap_rows(get_session(), rnd, player, first, second, hand_set=_hand_set(rnd.game))
     return _act(token, number, seat, action)
 
 
@@ -371,7 +390,8 @@ def undo(token: str, number: int):  # type: ignore[no-untyped-def]
     """Revert the last change in the round (from any phone); a form with a seat goes back to that hand."""
     back = None
     if request.form.get("seat", "").isdigit():
-        back = url_for("rounds.hand", token=token, number=number, seat=int(request.form["seat"]))
+        back = url_for("rounds.hand", token=token, number=number, seat=int(request.form["seat"]),
+                       set_number=int(request.form["set"]) if request.form.get("set", "") in ("1", "2") else None)
     return _round_act(token, number, lambda _game, rnd: rounds.undo(get_session(), rnd), back)
 
 
