@@ -16,6 +16,7 @@ turned); the cards are then grouped into hands and seated by their geometry alon
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,8 +24,10 @@ import numpy as np
 from vision.cards import EXPECTED_CARDS, Card
 from vision.decode import check_limits
 from vision.imageheader import ImageHeader
-from vision.results import ReadResult
+from vision.messages import UNSURE_MARKS_WARNING
+from vision.results import LOW_CONFIDENCE, ReadResult
 from vision.rows import ROW_NAMES, group_rows
+from vision.table_fill import filled, unsure_cards
 
 SEAT_NAMES = ("bottom", "left", "top", "right")
 # An index box taller than wide by this much stands upright: upright indices measure 1.3–2.7 tall for wide, side-on
@@ -40,6 +43,7 @@ DETACHED = 2.5
 # ...and at least this many index sizes from it (a group's spacing can be tiny: overlapped cards).
 DETACHED_MIN = 7.0
 FRONT_AMBIGUOUS = "cannot tell front from back"
+CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 NOT_IN_A_HAND = "card in no hand"
 
 
@@ -72,23 +76,31 @@ def photo_size(header: ImageHeader) -> tuple[int, int]:
 
 def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = False) -> dict:
     """The hands of a loose read of a table photo (`photo_size` = its width and height in pixels, as shown)."""
-    card_dicts = result.to_dict()["cards"]
-    marks = [mark_of(card) for card in result.cards]
-    centre = np.array(photo_size, dtype=float) / 2 / result.scale
-    hands, unassigned = [], []
+    read = len(result.cards)
+    cards = result.cards + ([] if loose else unsure_cards(result))  # spares to fill short hands after the read's own
+    card_dicts = ReadResult(cards, None, [], result.scale).to_dict()["cards"]
+    marks = [mark_of(card) for card in cards]
+    groups, unassigned = [], []
     for upright in (True, False):
-        members = [i for i, m in enumerate(marks) if m.upright == upright]
+        members = [i for i in range(read) if marks[i].upright == upright]
         for group in split_across(marks, members, upright, rows_mode=not loose):
             kept, detached = attached(marks, group)
             unassigned += detached
             if kept:
-                hands.append(hand_of(result.cards, marks, kept, upright, centre, loose))
-    hands = seated(hands)
+                groups.append(kept)
+    if not loose:
+        centres, sizes = np.array([m.centre for m in marks]), np.array([m.size for m in marks])
+        groups = filled(groups, cards, centres, sizes, [reach(marks, g) for g in groups], list(range(read, len(cards))))
+    centre = np.array(photo_size, dtype=float) / 2 / result.scale
+    hands = seated([hand_of(cards, marks, group, marks[group[0]].upright, centre, loose) for group in groups])
     warnings = list(result.warnings)
     for i in sorted(unassigned):
-        box = card_dicts[i]["box"]
-        warnings.append(f"{NOT_IN_A_HAND}: {result.cards[i].code} at {box} lies apart from every hand; "
+        warnings.append(f"{NOT_IN_A_HAND}: {cards[i].code} at {card_dicts[i]['box']} lies apart from every hand; "
                         "add it to its hand by hand")
+    for hand in hands:  # the read's warnings that name a card of the hand (doubts, a card seen twice) go with it too
+        codes = {cards[i].code for i in hand["cards"]}
+        hand["warnings"] += [w for w in result.warnings if not w.startswith(UNSURE_MARKS_WARNING)
+                             and codes & set(CODE.findall(w))]
     return {"hands": [{"seat": h["seat"], "cards": [dict(card_dicts[i], row=h["row_of"].get(i)) for i in h["cards"]],
                        "rows": h["rows"], "warnings": h["warnings"]} for h in hands],
             "unassigned": [dict(card_dicts[i], row=None) for i in sorted(unassigned)],
@@ -119,16 +131,26 @@ def split_across(marks: list[Mark], members: list[int], upright: bool, rows_mode
     return [order]
 
 
+def nearest_apart(marks: list[Mark], group: list[int]) -> np.ndarray:
+    """Each card's distance to the nearest other card of its group, in its index sizes."""
+    centres = np.array([marks[i].centre for i in group])
+    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    return distances.min(axis=1) / np.array([marks[i].size for i in group])
+
+
+def reach(marks: list[Mark], group: list[int]) -> float:
+    """How far (index sizes) a card may lie from the nearest card of the group and still be in its hand."""
+    return max(DETACHED * float(np.median(nearest_apart(marks, group))), DETACHED_MIN) if len(group) > 1 \
+        else DETACHED_MIN
+
+
 def attached(marks: list[Mark], group: list[int]) -> tuple[list[int], list[int]]:
     """The group's cards that lie with the others, and those far from all of them (in no hand)."""
     if len(group) < 3:
         return group, []
-    centres = np.array([marks[i].centre for i in group])
-    sizes = np.array([marks[i].size for i in group])
-    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    np.fill_diagonal(distances, np.inf)
-    nearest = distances.min(axis=1) / sizes
-    limit = max(DETACHED * float(np.median(nearest)), DETACHED_MIN)
+    nearest = nearest_apart(marks, group)
+    limit = reach(marks, group)
     return ([i for i, d in zip(group, nearest) if d <= limit],
             [i for i, d in zip(group, nearest) if d > limit])
 
@@ -145,6 +167,8 @@ def hand_of(cards: list[Card], marks: list[Mark], members: list[int], upright: b
             "cards": list(members), "rows": None, "row_of": {}, "warnings": []}
     if len(members) != EXPECTED_CARDS and not loose:
         hand["warnings"].append(f"expected {EXPECTED_CARDS} cards, found {len(members)}")
+    hand["warnings"] += [f"low confidence: {cards[i].code} ({cards[i].confidence:.2f})" for i in members
+                         if cards[i].confidence < LOW_CONFIDENCE]  # a short hand's fillers
     if loose:
         hand["cards"] = sorted(members, key=lambda i: tuple(marks[i].centre[::-1]))
         return hand

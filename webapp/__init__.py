@@ -18,7 +18,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config.load_config(app, test_config)
 
     from webapp import csrf, db, i18n, ratelimit, templating, validation
-    from webapp.photos import PhotoStore
+    from webapp.photos import open_store
 
     db.init_app(app)
     csrf.init_app(app)
@@ -26,7 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     validation.init_app(app)
     i18n.init_app(app)
     templating.init_app(app)
-    app.extensions["webapp.photos"] = PhotoStore(app.config["PHOTO_DIR"])
+    app.extensions["webapp.photos"] = open_store(app.config)
 
     from webapp.views import api, games, health, home, rounds
     from webapp.views import hindsight  # noqa: F401 - adds its route to the rounds blueprint

@@ -20,6 +20,7 @@ from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_LABELS, NO_
                                           evaluate_singles)
 from vision.evaluation.index_outcomes import MATCH_IOU, OUTCOMES
 from vision.evaluation.metrics import worst_confusions
+from vision.evaluation.table_set import tables_set
 from vision.evaluation.views import (BLUR_VIEWS, COLOURED_LIGHTS, FLAT_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS,
                                     blurred_view_bytes, blurred_view_with_boxes, coloured_view_bytes,
                                     coloured_view_with_boxes, lit_view_with_boxes, moved_photo_bytes, steep_view_bytes,
@@ -33,7 +34,7 @@ from vision.second_opinion import SECOND_CLASSIFIER_FILE
 
 ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "four-colour", "tiles", "phone", "phone-steep",
             "phone-blur", "phone-coloured", "webcam", "webcam-coloured", "edje", "edje-steep", "edje-flat", "edje-blur",
-            "edje-light", "edje-coloured")
+            "edje-light", "edje-coloured", "tables")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -60,6 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--four-colour-photos", default=None,
                         help="synthetic photos of every kind of the val decks printed in four colours (docs/training.md; "
                              "default: newest /work/data/synth-4c-vN/photos/val)")
+    parser.add_argument("--tables", default=None,
+                        help="whole-table photos, every hand in its seat (vision.synth --parts tables; default: newest "
+                             "/work/data/synth-tables-vN/tables/val)")
     parser.add_argument("--data-yaml", default=None,
                         help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
     parser.add_argument("--dev-photos", default=str(datasets.DEFAULT_DEV_PHOTOS), help="real photos folder")
@@ -275,6 +279,12 @@ def run_evaluation(args: argparse.Namespace) -> int:
             results.append((evaluate_detector_tiles(reader, tiles, f"detector val tiles ({data_yaml.parent})"), None))
         else:
             skipped.append("detector tiles: no data.yaml found (give --data-yaml)")
+    if "tables" in wanted:
+        tables = tables_set(reader, Path(args.tables) if args.tables else None, args.limit)
+        if isinstance(tables, str):
+            skipped.append(tables)
+        else:
+            results.append((tables, CARD_CODES))
     dev = Path(args.dev_photos)
     if not (dev / "labels.json").is_file():
         skipped.append(f"real photos: {dev} not found")

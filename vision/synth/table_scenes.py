@@ -30,6 +30,7 @@ SEAT_DOWN = ((0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0))  # bottom, left, 
 QUALITIES = {"phone": ((4000, 3000), 0.45, (80, 95)), "webcam": ((2592, 1944), 0.8, (60, 85))}
 ELEVATION = (45.0, 90.0)
 MAX_TURN_DEG = 8.0  # a layout lies this far off square to its table edge at most
+MAX_OVERLAP = 0.02  # share of a card that a card of another hand may cover on a crowded table
 NOTES = ("2-4 layouts on the table's four sides facing their owners; seats clockwise from the photo's bottom edge "
          "(0 bottom, 1 left, 2 top, 3 right); rows canonical per hand (front row at the top as its owner sees it); "
          "each card with its seat, row (null in loose tables) and visible index boxes")
@@ -93,21 +94,43 @@ def table_layout(rng: Rng, aspect: float, seats: list[int], *, loose: bool = Fal
         hands.append((seat, cards, half_w, half_d, group.rows))
     widest = max(half_w for _, _, half_w, _, _ in hands)
     # The table's half size: beyond the widest hand's half width plus a deep hand's depth, or less when crowded.
-    half_size = widest + max(2 * half_d for *_, half_d, _ in hands) + (rng.uniform(-0.6, 0.1) if crowded
+    half_size = widest + max(2 * half_d for *_, half_d, _ in hands) + (rng.uniform(-0.8, 0.0) if crowded
                                                                       else rng.uniform(0.6, 2.5))
-    placed: list[Placed] = []
-    card_seats: list[int] = []
-    rows: dict[int, dict | None] = {}
-    for seat, cards, half_w, half_d, hand_rows in hands:
-        _, down = seat_frame(seat)
-        right = np.array([down[1], -down[0]])
-        along = rng.uniform(-0.6, 0.6) * max(0.0, half_size - half_w - 0.5)
-        centre = down * (half_size - half_d - rng.uniform(0.0, 0.4)) + right * along
-        placed += placed_for_seat(cards, seat, centre, float(rng.uniform(-MAX_TURN_DEG, MAX_TURN_DEG)))
-        card_seats += [seat] * len(cards)
-        rows[seat] = hand_rows
+    places = [(rng.uniform(-0.6, 0.6), rng.uniform(0.0, 0.4), rng.uniform(-MAX_TURN_DEG, MAX_TURN_DEG))
+              for _ in hands]
+    while True:  # a crowded table is widened until neighbouring hands overlap a little at most
+        placed: list[Placed] = []
+        card_seats: list[int] = []
+        for (seat, cards, half_w, half_d, _), (along, inset, turn) in zip(hands, places):
+            right, down = seat_frame(seat)
+            centre = down * (half_size - half_d - inset) + right * along * max(0.0, half_size - half_w - 0.5)
+            placed += placed_for_seat(cards, seat, centre, float(turn))
+            card_seats += [seat] * len(cards)
+        if largest_overlap(placed, card_seats, aspect) <= MAX_OVERLAP * aspect:
+            break
+        half_size += 0.1
     layout = Layout(placed, aspect, props=clutter(rng, half_size))
-    return TableLayout(layout, card_seats, rows)
+    return TableLayout(layout, card_seats, {seat: hand_rows for seat, _, _, _, hand_rows in hands})
+
+
+def card_outline(card: Placed, aspect: float) -> np.ndarray:
+    """A card's corners on the table (float32, for OpenCV)."""
+    a = np.radians(-card.angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    corners = np.array([[-aspect, -1.0], [aspect, -1.0], [aspect, 1.0], [-aspect, 1.0]]) / 2
+    return (corners @ rot.T + [card.x, card.y]).astype(np.float32)
+
+
+def largest_overlap(cards: list[Placed], seats: list[int], aspect: float) -> float:
+    """The largest area two cards of different hands share (table units: a card's area is `aspect`)."""
+    outlines = [card_outline(card, aspect) for card in cards]
+    centres = np.array([[card.x, card.y] for card in cards])
+    largest = 0.0
+    for i in range(len(cards)):
+        for j in range(i + 1, len(cards)):
+            if seats[i] != seats[j] and np.hypot(*(centres[i] - centres[j])) < 1.3:
+                largest = max(largest, float(cv2.intersectConvexConvex(outlines[i], outlines[j])[0]))
+    return largest
 
 
 def clutter(rng: Rng, half_size: float) -> list[Prop]:
@@ -145,11 +168,13 @@ def _circle(centre: np.ndarray, radius: float, n: int = 40) -> np.ndarray:
 
 
 def render_table(rng: Rng, faces: DeckFaces, seats: list[int], *, quality: str = "phone", loose: bool = False,
-                 crowded: bool = False, elevation: float | None = None, size: tuple[int, int] | None = None
-                 ) -> tuple[np.ndarray, TableLayout, scene.Scene]:
+                 crowded: bool = False, elevation: float | None = None, size: tuple[int, int] | None = None,
+                 strength: float | None = None) -> tuple[np.ndarray, TableLayout, scene.Scene]:
     """A table photo (before JPEG) of hands at `seats`; the camera above the table's centre, tilted towards the
-    bottom seat's side by `elevation` (drawn from ELEVATION when None), the table filling the picture."""
-    (long_side, short_side), strength, _ = QUALITIES[quality]
+    bottom seat's side by `elevation` (drawn from ELEVATION when None), the table filling the picture. `size` and
+    the photo effects' `strength` override the quality's."""
+    (long_side, short_side), quality_strength, _ = QUALITIES[quality]
+    strength = quality_strength if strength is None else strength
     table = table_layout(rng, faces.aspect, seats, loose=loose, crowded=crowded)
     w, h = size or (long_side, short_side)
     elevation = float(rng.uniform(*ELEVATION)) if elevation is None else elevation

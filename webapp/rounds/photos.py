@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from flask import current_app
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -52,30 +53,57 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
         loose = True  # cards left in hand lie loose, never in 3/5/5 rows
     round_id = rnd.id
     content_type = sniff_content_type(data)
+    if current_app.config.get("REDIS_URL"):  # a club: a worker reads it (webapp/jobs), the page shows "reading…"
+        from webapp.jobs import submit
+
+        return submit.queue_photo(session, store, rnd, player, data, content_type, source=source, loose=loose)
     session.commit()  # end the read transaction: no lock is held while reading
-    try:
-        reading = reader.read(data, loose=loose, slots=read_slots)
-    except reader.ReaderUnavailable as err:
-        reading = {"cards": [], "rows": {r: [] for r in ROWS},
-                   "warnings": [f"{err}; enter or correct the cards by hand."]}
-    summary = reader.summarise(reading)
+    reading = read_or_explain(data, loose=loose, read_slots=read_slots)
     sha = store.save(data, content_type)
     rnd = locked_round(session, round_id)
     require_open(rnd)
-    _insert_photo_once(session, sha, content_type, len(data))
-    upload = Upload(round_id=rnd.id, player=player, photo_sha256=sha, source=source, reading=reading,
-                    hand_set=hand_set)
+    upload = store_upload(session, rnd, player, sha, content_type, len(data), source=source,
+                          reading=reading)
+    hand = apply_reading(session, rnd, upload, reading)
+    session.commit()
+    return hand, reading
+
+
+def read_or_explain(data: bytes, *, loose: bool, read_slots: int = 0) -> dict[str, Any]:
+    """The reader's JSON; a reader that cannot run gives an empty reading that says so (the photo is kept and
+    the cards are entered by hand). Bad photos raise UploadRejected."""
+    try:
+        return reader.read(data, loose=loose, slots=read_slots)
+    except reader.ReaderUnavailable as err:
+        return {"cards": [], "rows": {r: [] for r in ROWS}, "warnings": [f"{err}; enter or correct the cards by hand."]}
+
+
+def store_upload(session: Session, rnd: Round, player: str, sha: str, content_type: str, size: int, *,
+                 source: str, hand_set: int = 0, reading: dict[str, Any] | None = None,
+                 status: str = "read") -> Upload:
+    """The photo row (once) and a new upload of it for this player (call with the round locked)."""
+    _insert_photo_once(session, sha, content_type, size)
+    upload = Upload(round_id=rnd.id, player=player, photo_sha256=sha, source=source, reading=reading or {},
+                    hand_set=hand_set, status=status)
     session.add(upload)
     session.flush()
-    hand = locked_hand(session, rnd, player, hand_set)
+    return upload
+
+
+def apply_reading(session: Session, rnd: Round, upload: Upload, reading: dict[str, Any]) -> Hand:
+    """Make an upload's reading its player's hand and record the change (call with the round locked and open;
+    the caller commits). Used by the request (in-process reading) and by the reading job alike."""
+    summary = reader.summarise(reading)
+    hand = locked_hand(session, rnd, upload.player)
     require_holding(hand)
+    bigtwo = rnd.game.is_bigtwo
     if bigtwo:
         hand.cards = [card["code"] for card in summary["cards"]]  # in reading order
     else:
         hand.front, hand.middle, hand.back = (summary["rows"][r] for r in ROWS)
-    hand.state, hand.source, hand.upload_id = "cards", source, upload.id
-    record_event(session, rnd, "read", player, upload=upload.id, photo=sha, source=source,
-                 cards=len(summary["cards"]) if bigtwo else sum(len(summary["rows"][r]) for r in ROWS),
-                 **set_detail(hand))
-    session.commit()
-    return hand, reading
+    hand.state, hand.source, hand.upload_id = "cards", upload.source, upload.id
+    upload.reading, upload.status, upload.error = reading, "read", None
+    record_event(session, rnd, "read", upload.player, upload=upload.id, photo=upload.photo_sha256,
+                 source=upload.source,
+                 cards=len(summary["cards"]) if bigtwo else sum(len(summary["rows"][r]) for r in ROWS))
+    return hand

@@ -1,0 +1,42 @@
+"""A table hand short of 13 cards filled from the marks the loose read left out as unsure, as the single-hand reading
+fills a short hand (vision.results): the surest that lie with the hand, flagged `low confidence` in its warnings."""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cards import EXPECTED_CARDS, SEPARATE_CORNER_OVERLAP, Card, merge_indices, overlap_share, same_index
+from vision.results import FILL_MIN_CONFIDENCE, ReadResult
+
+
+def unsure_cards(result: ReadResult) -> list[Card]:
+    """The cards of the read's left-out named readings (none on an index a kept card shows, none of a code kept),
+    surest first, down to FILL_MIN_CONFIDENCE."""
+    kept = [index for card in result.cards for index in card.indices]
+    held = {card.code for card in result.cards}
+    left_out = [r for r in result.readings if not r.unnamed and r.code not in held
+                and not any(same_index(r, other) for other in kept)]
+    cards, _ = merge_indices(left_out)
+    return sorted((c for c in cards if c.confidence >= FILL_MIN_CONFIDENCE), key=lambda c: -c.confidence)
+
+
+def filled(groups: list[list[int]], cards: list[Card], centres: np.ndarray, sizes: np.ndarray, reach: list[float],
+           spares: list[int]) -> list[list[int]]:
+    """Each group (card positions) short of 13 with the spares (positions, surest first) that lie nearer to it than
+    to any other group and within its `reach` (index sizes from its nearest card), repeating no code or index."""
+    groups = [list(g) for g in groups]
+    for spare in spares:
+        distances = [float(np.min(np.linalg.norm(centres[g] - centres[spare], axis=1)) / sizes[spare]) for g in groups]
+        if not groups:
+            break
+        nearest = int(np.argmin(distances))
+        group = groups[nearest]
+        if len(group) >= EXPECTED_CARDS or distances[nearest] > reach[nearest]:
+            continue
+        taken = [cards[i] for g in groups for i in g]
+        if any(cards[spare].code == other.code for other in taken):
+            continue
+        if any(overlap_share(a.box, b.box) > SEPARATE_CORNER_OVERLAP
+               for other in taken for a in cards[spare].indices for b in other.indices):
+            continue  # another name for an index already read
+        group.append(spare)
+    return groups
