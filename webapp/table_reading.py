@@ -8,7 +8,9 @@ from typing import Any
 
 # vision numbers the seats clockwise from the photo's bottom edge.
 SIDES = ("bottom", "left", "top", "right")
-OUTLINE_MARGIN = 0.25  # of the mean card box's shorter side, added around a hand's cards so the outline clears them
+# Added around a hand's card boxes, as a share of its largest box's longer side: a card overlapped by the next one is
+# boxed at its index only, so the outline must reach past the boxes to clear the cards themselves.
+OUTLINE_MARGIN = 0.5
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,6 @@ def _outline(given: Any, cards: list[dict[str, Any]]) -> tuple[float, float, flo
     boxes = [b for b in (_box(card.get("box")) for card in cards) if b is not None]
     if not boxes:
         return None
-    margin = OUTLINE_MARGIN * sum(min(b[2] - b[0], b[3] - b[1]) for b in boxes) / len(boxes)
+    margin = OUTLINE_MARGIN * max(max(b[2] - b[0], b[3] - b[1]) for b in boxes)
     return (max(0.0, min(b[0] for b in boxes) - margin), max(0.0, min(b[1] for b in boxes) - margin),
             max(b[2] for b in boxes) + margin, max(b[3] for b in boxes) + margin)

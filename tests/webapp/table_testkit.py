@@ -8,8 +8,10 @@ from webapp_testkit import csrf_token, jpeg_bytes
 
 ROWS = ("front", "middle", "back")
 # Where each seat's hand lies on a 1600 x 1200 photo: (x, y) of its first card's corner (0 bottom, 1 left, 2 top,
-# 3 right, clockwise from the bottom edge).
-ORIGINS = {0: (500, 950), 1: (40, 420), 2: (500, 40), 3: (1180, 420)}
+# 3 right, clockwise from the bottom edge); each card 60 x 85, 66 apart, rows 90 apart.
+SIZE = (1600, 1200)
+ORIGINS = {0: (600, 900), 1: (40, 420), 2: (600, 20), 3: (1180, 420)}
+CARD_W, CARD_H, STEP_X, STEP_Y = 60, 85, 66, 90
 
 
 def hand_entry(seat: int, rows_text: str, warnings: list[str] | None = None, confidence: float = 0.97) -> dict:
@@ -20,7 +22,7 @@ def hand_entry(seat: int, rows_text: str, warnings: list[str] | None = None, con
     cards = []
     for r, (row, codes) in enumerate(rows.items()):
         for i, code in enumerate(codes):
-            box = [x0 + i * 70, y0 + r * 70, x0 + i * 70 + 30, y0 + r * 70 + 45]
+            box = [x0 + i * STEP_X, y0 + r * STEP_Y, x0 + i * STEP_X + CARD_W, y0 + r * STEP_Y + CARD_H]
             cards.append({"code": code, "confidence": confidence, "box": box, "row": None if loose else row,
                           "sure": confidence >= 0.7, "alternatives": []})
     return {"seat": seat, "cards": cards, "rows": None if loose else rows, "warnings": warnings or []}

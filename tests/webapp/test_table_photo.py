@@ -5,6 +5,7 @@ refused with one line and nothing kept. The reader is the contract's stand-in (t
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from table_testkit import post_table_photo, table_reading, use_table_reader
 from webapp_testkit import ANN, BOB, CY, DEE, create_game, csrf_token, new_round
@@ -12,6 +13,14 @@ from webapp_testkit import ANN, BOB, CY, DEE, create_game, csrf_token, new_round
 FOUR = ("Ann", "Bob", "Cy", "Dee")
 # Ann at the bottom, Bob on the left, Cy at the top, Dee on the right: the tests' table.
 SEATED = {0: ANN, 1: BOB, 2: CY, 3: DEE}
+# Whole-table scenes rendered by vision.synth (the `table` reader's examples, 4000 x 3000, shrunk to 2000 x 1500 at
+# JPEG quality 80 to stay small; still read exactly right) and what they show, per seat.
+DATA = Path(__file__).with_name("data")
+FOUR_HANDS_PHOTO = DATA / "table_four_hands.jpg"
+FOUR_HANDS = {0: "8C 3D 9C / 5C TC 6S 7C 7D / 9D JC 2C 5D 8S", 1: "4H 8H AD / JH 2S 7S 3C AH / 9S 6H 6C AS KH",
+              2: "3S 7H TH / 9H 2H 4C QS QC / KC KS 8D QD TD", 3: "2D 5S 4D / JS 3H 4S TS QH / KD 6D 5H JD AC"}
+BIG_TWO_PHOTO = DATA / "table_big_two.jpg"  # Big Two: each seat's cards left, one loose group per seat
+BIG_TWO = {0: "6H JD", 1: "8C 5S 8D 2D 7D KS", 2: "AD 7S", 3: "2H 6S AH 5D 3S 3H 5C 4D KH 2S JH KD"}
 
 
 def round_json(client, token: str, number: int) -> dict:
@@ -177,3 +186,40 @@ def test_renaming_a_player_renames_their_seat(client, monkeypatch):
     client.post(seat_page, data=seat_form(client, seat_page, {0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"}))
     client.post(f"/g/{token}/rename", data={"csrf_token": csrf_token(client), "old": "Ann", "new": "Annie"})
     assert client.get(f"/api/games/{token}/table-seats").get_json()["seats"]["0"] == "Annie"
+
+
+def test_the_reader_fills_four_hands_from_a_rendered_table_photo(client):
+    """The real reader (vision.read_table) on a rendered whole-table scene: every seat's rows, in the right hands."""
+    token = create_game(client, FOUR)
+    number = new_round(client, token)
+    seat_page = post_table_photo(client, token, number, FOUR_HANDS_PHOTO.read_bytes()).headers["Location"]
+    client.post(seat_page, data=seat_form(client, seat_page, {0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"}))
+    hands = {h["player"]: rows_of(h) for h in round_json(client, token, number)["hands"]}
+    assert hands == {"Ann": FOUR_HANDS[0], "Bob": FOUR_HANDS[1], "Cy": FOUR_HANDS[2], "Dee": FOUR_HANDS[3]}
+
+
+def test_the_reader_reads_big_twos_cards_left_per_seat(client):
+    """Big Two's table photo read loose by the real reader: each seat's group of cards left is that player's."""
+    token = create_game(client, FOUR, preset="bigtwo-hk", game="bigtwo")
+    number = new_round(client, token)
+    response = post_table_photo(client, token, number, BIG_TWO_PHOTO.read_bytes())
+    seat_page = response.headers["Location"]
+    client.post(seat_page, data=seat_form(client, seat_page, {0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"}))
+    hands = {h["player"]: sorted(h["cards"]) for h in round_json(client, token, number)["hands"]}
+    assert hands == {name: sorted(BIG_TWO[seat].split()) for seat, name in enumerate(FOUR)}
+
+
+def test_a_reading_is_taken_as_its_valid_seats_each_outlined_around_its_cards():
+    from table_testkit import hand_entry
+
+    from webapp.table_reading import table_hands
+
+    bad = [{"seat": 7, "cards": []}, {"seat": True, "cards": []}, "not a hand", hand_entry(1, BOB)]
+    hands = table_hands({"hands": [hand_entry(2, CY), *bad, hand_entry(2, DEE)]})
+    assert [(h.seat, h.side) for h in hands] == [(1, "left"), (2, "top")]  # seat 2's repeat is left out
+    assert hands[1].reading["rows"]["front"] == CY.split(" / ")[0].split()
+    for hand in hands:
+        x0, y0, x1, y1 = hand.outline
+        boxes = [card["box"] for card in hand.reading["cards"]]
+        assert x0 < min(b[0] for b in boxes) and y0 < min(b[1] for b in boxes)
+        assert x1 > max(b[2] for b in boxes) and y1 > max(b[3] for b in boxes)
