@@ -392,8 +392,8 @@ def post_correct(token: str, number: int, player: str):  # type: ignore[no-untyp
         index = int(body.get("index"))
     except (TypeError, ValueError):
         return _error("'index' must be the card's position in its row (0-based).", 400)
-    if body.get("code") in (None, ""):
     hand_set = _hand_set(game)
+    if body.get("code") in (None, ""):
         rounds.remove_card(get_session(), rnd, player, str(body.get("row")), index, hand_set=hand_set)
     else:
         rounds.correct_card(get_session(), rnd, player, str(body.get("row")), index, str(body["code"]),

@@ -103,9 +103,6 @@ def _player(game: Game, seat: int) -> str:
     return game.players[seat].name
 
 
-@bp.post("/g/<token>/rounds")
-def create(token: str):  # type: ignore[no-untyped-def]
-    game = access.game_or_404(token)
 def _hand_set(game: Game) -> int:
     """The set this request is about: under criss cross /s/<1|2> in the path (views/hand_sets.py), else 0; 404
     for a set the game does not deal."""
@@ -115,6 +112,9 @@ def _hand_set(game: Game) -> int:
         abort(err.status, description=str(err))
 
 
+@bp.post("/g/<token>/rounds")
+def create(token: str):  # type: ignore[no-untyped-def]
+    game = access.game_or_404(token)
     try:
         rnd, _created = rounds.new_round(get_session(), game, request.form.get("create_key"))
     except rounds.RoundError as err:  # the game has ended (a page left open elsewhere)
