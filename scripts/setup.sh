@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh Debian machine with Python 3.11.
 #   scripts/setup.sh          core (the app: Flask, OpenCV, ONNX Runtime, SQLAlchemy)
-#   scripts/setup.sh test     core + test tools (pytest, hypothesis, playwright, chromium, postgresql, card decks)
+#   scripts/setup.sh test     core + test tools (pytest, hypothesis, playwright, chromium, postgresql, redis, card decks)
+#   scripts/setup.sh club     core + PostgreSQL and Redis servers and the PostgreSQL driver (scripts/club.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want="${1:-core}"
@@ -11,7 +12,10 @@ want="${1:-core}"
 apt_packages=(python3-venv librsvg2-bin gnome-cards-data kdegames-card-data-kf5
               fonts-dejavu-core fonts-dejavu-extra fonts-liberation)
 if [ "$want" = test ]; then
-  apt_packages+=(chromium postgresql fonts-wqy-zenhei)
+  apt_packages+=(chromium postgresql redis-server fonts-wqy-zenhei)
+fi
+if [ "$want" = club ]; then
+  apt_packages+=(postgresql redis-server)
 fi
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -27,7 +31,8 @@ fi
 python3 -m venv .venv
 extra=""
 [ "$want" = test ] && extra="[test]"
+[ "$want" = club ] && extra="[postgres]"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".${extra}"
 # The translations' catalogs (webapp/translations/*/messages.po) compiled to the .mo files Flask-Babel reads.
-.venv/bin/pybabel compile -q -d webapp/translations
+.venv/bin/pybabel -q compile -d webapp/translations  # -q is a global option

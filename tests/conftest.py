@@ -25,6 +25,17 @@ def _fresh_database_url(tmp_path: Path) -> str:
     return url
 
 
+def _job_mode(tmp_path: Path) -> dict:
+    """With REDIS_URL set (`REDIS_URL=redis://127.0.0.1:6379 pytest tests/webapp`, scripts/with_redis.sh) every
+    photo goes through a real RQ job on that Redis, run inside the request (JOBS_SYNC), and the rate limits count
+    there; each test has its own queue and key prefix. tests/webapp/test_jobs.py runs real worker processes."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return {}
+    unique = f"test-{os.getpid()}-{tmp_path.name}"
+    return {"REDIS_URL": url, "JOBS_SYNC": True, "JOBS_QUEUE": unique, "RATELIMIT_KEY_PREFIX": unique}
+
+
 @pytest.fixture
 def app_config(tmp_path: Path) -> dict:
     return {
@@ -34,6 +45,7 @@ def app_config(tmp_path: Path) -> dict:
         "DATABASE_URL": _fresh_database_url(tmp_path),
         "PHOTO_DIR": str(tmp_path / "photos"),
         "WEBCAM_DEVICE": "",
+        **_job_mode(tmp_path),
     }
 
 

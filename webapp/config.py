@@ -1,4 +1,4 @@
-"""Settings: defaults, then `WEBAPP_*` environment variables, then `DATABASE_URL`."""
+"""Settings: defaults, then `WEBAPP_*` environment variables, then `DATABASE_URL` and `REDIS_URL`."""
 from __future__ import annotations
 
 import os
@@ -19,6 +19,13 @@ DEFAULTS: dict[str, object] = {
     # Photos read at the same time (0 = no limit). Measured on 2 cores: no limit gave the best p95
     # (decoding one photo overlaps the network run of another); see docs/webapp.md.
     "READ_SLOTS": 0,
+    # Photo reading as jobs (webapp/jobs): on when REDIS_URL is set, else photos are read in the request.
+    "REDIS_URL": "",
+    "JOBS_QUEUE": "photos",
+    "JOBS_TIMEOUT_S": 60,  # one read (~0.3-1 s) past this is stopped and retried
+    "JOBS_RETRIES": 2,  # attempts after the first, then the hand says the photo could not be read
+    "JOBS_STUCK_AFTER_S": 300,  # a photo still waiting this long is reported on its hand (workers down?)
+    "JOBS_SYNC": False,  # tests only: RQ runs the job inside the request (Queue(is_async=False))
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
 }
@@ -55,6 +62,8 @@ def load_config(app: Flask, test_config: dict | None) -> None:
         app.config.from_prefixed_env("WEBAPP")
         if os.environ.get("DATABASE_URL"):
             app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+        if os.environ.get("REDIS_URL"):
+            app.config["REDIS_URL"] = os.environ["REDIS_URL"]
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):

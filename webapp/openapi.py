@@ -126,6 +126,13 @@ GAME_KIND = {"enum": ["chinese-poker", "bigtwo"],
              "x-error": "Unknown game {value}; choose one of: chinese-poker, bigtwo."}
 
 
+# A photo stored and queued for a reading job (REDIS_URL): the round's version changes once it is read.
+QUEUED = {"description": "Stored; a reading job will read it (the round's version changes when it is read)",
+          "content": {"application/json": {"schema": {
+              "type": "object", "required": ["reading", "round"],
+              "properties": {"reading": {"type": "object", "required": ["job"]}, "round": {"type": "object"}}}}}}
+
+
 def _op(summary: str, responses: dict[str, Any], params: list[dict[str, Any]] | None = None,
         body: dict[str, Any] | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": summary, "responses": responses}
@@ -304,13 +311,13 @@ def openapi_document(server_url: str) -> dict[str, Any]:
             "/api/games/{token}/rounds/{number}/hands/{player}/photo": {"post": _op(
                 "Read a photo as this player's hand", {"201": _json({
                     "type": "object", "required": ["reading", "round"],
-                    "properties": {"reading": {"type": "object"}, "round": ROUND}}), "415": _json(ERROR), **STALE,
-                    **FAIL}, LIVE_HAND_PARAMS, PHOTO_BODY)},
+                    "properties": {"reading": {"type": "object"}, "round": ROUND}}), "202": QUEUED,
+                    "415": _json(ERROR), **STALE, **FAIL}, LIVE_HAND_PARAMS, PHOTO_BODY)},
             "/api/games/{token}/rounds/{number}/hands/{player}/webcam": {"post": _op(
                 "Take a shot with the server's overhead webcam as this player's hand",
                 {"201": _json({"type": "object", "required": ["reading", "round"],
                                "properties": {"reading": {"type": "object"}, "round": ROUND}}),
-                 "503": _json(ERROR, "No webcam"), **STALE, **FAIL}, LIVE_HAND_PARAMS)},
+                 "202": QUEUED, "503": _json(ERROR, "No webcam"), **STALE, **FAIL}, LIVE_HAND_PARAMS)},
             "/api/games/{token}/rounds/{number}/hands/{player}/correct": {"post": _op(
                 "Replace (or with no code, remove) one card", {"200": _json(ROUND), **STALE, **FAIL}, LIVE_HAND_PARAMS,
                 _json_body({"type": "object", "required": ["row", "index"], "additionalProperties": False,

@@ -1,10 +1,15 @@
-"""Content-addressed photo store: a photo's file name is the sha256 of its bytes."""
+"""Content-addressed photo store: a photo's file name is the sha256 of its bytes.
+
+`PhotoStorage` is what the app asks of a store; `PhotoStore` keeps the files in one folder (`PHOTO_DIR`), which
+several app processes and reading workers on one box (or on a shared mount) all reach. An S3-compatible store would
+be a second class with the same four methods, chosen by `open_store`."""
 from __future__ import annotations
 
 import hashlib
 import os
 import secrets
 from pathlib import Path
+from typing import Any, Mapping, Protocol
 
 # Magic numbers of the formats the reader accepts; anything else is refused before decoding.
 _SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
@@ -37,6 +42,27 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+class PhotoStorage(Protocol):
+    """What the app needs of a photo store: every method is safe to call from several processes at once."""
+
+    def save(self, data: bytes, content_type: str) -> str:
+        """Keep the bytes (once, whatever the number of callers); their sha256 hex."""
+
+    def load(self, sha256: str) -> bytes | None:
+        """The photo's bytes, or None when it is not there."""
+
+    def find(self, sha256: str) -> Path | None:
+        """A local file holding the photo (to send as it is), or None."""
+
+    def delete(self, sha256: str) -> None:
+        """Forget the photo (nothing happens when it is not there)."""
+
+
+def open_store(config: Mapping[str, Any]) -> PhotoStorage:
+    """The store the configuration names: today always the folder `PHOTO_DIR`."""
+    return PhotoStore(config["PHOTO_DIR"])
+
+
 class PhotoStore:
     """Files under `root/ab/abcdef….jpg`; writing the same photo twice is harmless."""
 
@@ -65,3 +91,12 @@ class PhotoStore:
             if candidate.exists():
                 return candidate
         return None
+
+    def load(self, sha256: str) -> bytes | None:
+        path = self.find(sha256)
+        return path.read_bytes() if path is not None else None
+
+    def delete(self, sha256: str) -> None:
+        path = self.find(sha256)
+        if path is not None:
+            path.unlink(missing_ok=True)

@@ -1,9 +1,9 @@
 """General rate limits per client address (Flask-Limiter), on top of the PIN throttle in access.py.
 
 Writes (POST, PUT, PATCH, DELETE) are limited per route, everything together per client address; reads count only
-towards the overall limit, and a live page's poll (once a second, with If-None-Match) towards neither. The counters live in memory by default (one process);
-a club running several processes points WEBAPP_RATELIMIT_STORAGE_URI at Redis ("redis://host:6379", with the
-`redis` extra installed) so that every process counts together."""
+towards the overall limit, and a live page's poll (once a second, with If-None-Match) towards neither. The counters
+live in memory by default (one process); with REDIS_URL set (a club: several app processes, scripts/club.sh) they
+live in that Redis, so every process counts together (WEBAPP_RATELIMIT_STORAGE_URI names another storage)."""
 from __future__ import annotations
 
 import time
@@ -20,6 +20,8 @@ DEFAULTS = {
     "RATELIMIT_APPLICATION": "3000 per minute",
     # No X-RateLimit-* headers on every response: they would overwrite the PIN throttle's Retry-After.
     "RATELIMIT_HEADERS_ENABLED": False,
+    # Redis unreachable for a moment: count in memory meanwhile rather than fail every request.
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
 }
 
 
@@ -46,6 +48,9 @@ def _too_many(limit: RequestLimit) -> Response:
 
 
 def init_app(app: Flask) -> Limiter:
+    if app.config.get("REDIS_URL") and not app.config.get("RATELIMIT_STORAGE_URI"):
+        # A club (REDIS_URL): every app process counts in the same Redis as the reading jobs.
+        app.config["RATELIMIT_STORAGE_URI"] = str(app.config["REDIS_URL"])
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     limiter = Limiter(get_remote_address, app=app, default_limits_exempt_when=_is_read,

@@ -48,6 +48,25 @@ def read(data: bytes, *, loose: bool = False, slots: int = 0) -> dict[str, Any]:
     return _read(data, loose)
 
 
+def check_photo(data: bytes) -> None:
+    """The refusals the reader makes from the photo's header alone (type, size, pixel count, shape), without
+    decoding: what a request checks before it queues a photo for a reading job. Raises UploadRejected (4xx)."""
+    sniff_content_type(data)
+    try:
+        from vision.decode import check_limits
+        from vision.errors import ImageError, ImageTooLarge, NotAnImage
+    except ImportError:  # pragma: no cover - the package ships with the app; the job will say what is wrong
+        return
+    try:
+        check_limits(data)
+    except ImageTooLarge as err:
+        raise UploadRejected(f"Photo refused: {err}", 413) from err
+    except NotAnImage as err:
+        raise UploadRejected(f"Photo refused: {err}", 415) from err
+    except ImageError as err:
+        raise UploadRejected(f"Photo refused: {err}", 400) from err
+
+
 def warm_up_in_background() -> threading.Thread:
     """Load the reader's models and run them once in a background thread, so that the first photo at the table is
     read as fast as the later ones (its models load in ~0.5 s and their first runs cost ~0.4 s more). A reader that

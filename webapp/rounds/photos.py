@@ -56,13 +56,14 @@ def add_photo(session: Session, store: PhotoStore, rnd: Round, player: str, data
     if current_app.config.get("REDIS_URL"):  # a club: a worker reads it (webapp/jobs), the page shows "reading…"
         from webapp.jobs import submit
 
-        return submit.queue_photo(session, store, rnd, player, data, content_type, source=source, loose=loose)
+        return submit.queue_photo(session, store, rnd, player, data, content_type, source=source, loose=loose,
+                                  hand_set=hand_set)
     session.commit()  # end the read transaction: no lock is held while reading
     reading = read_or_explain(data, loose=loose, read_slots=read_slots)
     sha = store.save(data, content_type)
     rnd = locked_round(session, round_id)
     require_open(rnd)
-    upload = store_upload(session, rnd, player, sha, content_type, len(data), source=source,
+    upload = store_upload(session, rnd, player, sha, content_type, len(data), source=source, hand_set=hand_set,
                           reading=reading)
     hand = apply_reading(session, rnd, upload, reading)
     session.commit()
@@ -94,7 +95,7 @@ def apply_reading(session: Session, rnd: Round, upload: Upload, reading: dict[st
     """Make an upload's reading its player's hand and record the change (call with the round locked and open;
     the caller commits). Used by the request (in-process reading) and by the reading job alike."""
     summary = reader.summarise(reading)
-    hand = locked_hand(session, rnd, upload.player)
+    hand = locked_hand(session, rnd, upload.player, upload.hand_set)
     require_holding(hand)
     bigtwo = rnd.game.is_bigtwo
     if bigtwo:
@@ -105,5 +106,6 @@ def apply_reading(session: Session, rnd: Round, upload: Upload, reading: dict[st
     upload.reading, upload.status, upload.error = reading, "read", None
     record_event(session, rnd, "read", upload.player, upload=upload.id, photo=upload.photo_sha256,
                  source=upload.source,
-                 cards=len(summary["cards"]) if bigtwo else sum(len(summary["rows"][r]) for r in ROWS))
+                 cards=len(summary["cards"]) if bigtwo else sum(len(summary["rows"][r]) for r in ROWS),
+                 **set_detail(hand))
     return hand

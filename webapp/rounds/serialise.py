@@ -37,7 +37,8 @@ def round_json(rnd: Round) -> dict[str, Any]:
         "warnings": round_warnings(rnd), "ready": not settle_blockers(rnd, warnings), "settlement": rnd.settlement,
         "changes": recent_changes(rnd), "undo": undo_preview(rnd),
         "uploads": [{"id": u.id, "player": u.player, "photo": u.photo_sha256, "source": u.source,
-                     "created_at": u.created_at.isoformat(), **({"set": u.hand_set + 1} if sets else {})}
+                     "created_at": u.created_at.isoformat(), "status": u.status, "attempts": u.attempts, "error": u.error,
+                     **({"set": u.hand_set + 1} if sets else {})}
                     for u in rnd.uploads],
         "events": [{"kind": e.kind, "player": e.player, "actor": e.actor, "at": e.created_at.isoformat(),
                     "detail": e.detail} for e in rnd.events],

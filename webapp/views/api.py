@@ -352,11 +352,12 @@ def put_hand(token: str, number: int, player: str):  # type: ignore[no-untyped-d
 
 
 def _with_reading(token: str, number: int, reading: dict[str, Any]):  # type: ignore[no-untyped-def]
-    """201 with the reading and the round as it now is (and its ETag)."""
+    """201 with the reading and the round as it now is (and its ETag); 202 with {"job": {"upload", "status"}} when
+    a reading job will read it (REDIS_URL): the round's version changes when it is read."""
     body, _ = _round_body(token, number)
     response = jsonify(reading=reading, round=body.get_json())
     response.headers["ETag"] = body.headers["ETag"]
-    return response, 201
+    return response, 202 if "job" in reading else 201
 
 
 @bp.post("/games/<token>/rounds/<int:number>/hands/<player>/photo")

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from webapp import access, reader, rounds
 from webapp.db import get_session
 from webapp.games import standings
+from webapp.jobs.status import photo_jobs
 from webapp.models import Game, Round, Upload
 from webapp.photos import UploadRejected
 from webapp.rounds import live
@@ -72,7 +73,9 @@ def live_context(rnd: Round, changed_since: list[dict[str, Any]] | None = None,
             "fouls": {rounds.hand_label(h): rounds.foul_of(game, h) for h in rnd.hands},
             "naturals": {rounds.hand_label(h): rounds.natural_of(game, h) for h in rnd.hands},
             "missing": rounds.missing_by_player(rnd, warnings), "me": device_name(game.token),
-            "changed_since": changed_since}
+            "changed_since": changed_since,
+            # photos a reading job has not finished (REDIS_URL), or could not read, per (player, hand set)
+            "photo_jobs": photo_jobs(rnd, int(current_app.config["JOBS_STUCK_AFTER_S"]))}
 
 
 def _stale_json(token: str, number: int, err: rounds.StaleRound):  # type: ignore[no-untyped-def]
