@@ -34,7 +34,7 @@ RUN_TIME_IDS = (
     N_("game_chinese-poker"), N_("game_bigtwo"),
     N_("instant_cards_n"), N_("cards_left_n"), N_("settle_blocked_rank"), N_("settle_blocked_bigtwo"),
     N_("settle_blocked"), N_("waiting_hint_bigtwo"), N_("waiting_hint"), N_("tap_to_move"), N_("tap_to_fix"),
-    N_("manual_help_instant"), N_("manual_help_bigtwo"),
+    N_("manual_help_instant"), N_("manual_help_bigtwo"), N_("manual_help"),
 )
 
 
@@ -91,11 +91,13 @@ def warning_text(note: dict[str, Any]) -> str:
     params = dict(note.get("params") or {})
     if "row" in params:
         params["row"] = translate(str(params["row"]))
-    return translate_or(f"warn_{key}", str(note.get("text", "")), **params)
+    msgid = f"warn_{key}"  # a run-time id, listed for extraction
+    return translate_or(msgid, str(note.get("text", "")), **params)
 
 
 def preset_label(name: str) -> str:
-    return translate_or(f"preset_{name}", name)
+    msgid = f"preset_{name}"  # a run-time id, listed for extraction
+    return translate_or(msgid, name)
 
 
 def chinese(text: str) -> str:
@@ -125,9 +127,11 @@ def compile_catalogs(folder: Path = TRANSLATIONS) -> list[Path]:
 
 
 def init_app(app: Flask) -> None:
+    from webapp.error_text import error_text
     from webapp.option_labels import choice_label, option_help, option_label
     from webapp.rules import option_text
-    from webapp.scoring_text import change_text, explain, foul_reason, hand_description, preset_description, vs
+    from webapp.scoring_text import (change_text, event_kind, explain, foul_reason, hand_description,
+                                     preset_description, row_word, vs)
 
     try:
         compile_catalogs()
@@ -136,9 +140,10 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     Babel(app, locale_selector=_locale)
+    app.jinja_env.filters["row_word"] = row_word
     app.jinja_env.globals.update(
         _=translate, option_text=option_text, warning_text=warning_text, change_text=change_text,
-        explain=explain, foul_reason=foul_reason, hand_description=hand_description, vs=vs, preset_label=preset_label, preset_description=preset_description,
+        explain=explain, event_kind=event_kind, row_word=row_word, foul_reason=foul_reason, hand_description=hand_description, vs=vs, preset_label=preset_label, preset_description=preset_description,
         option_label=option_label, option_help=option_help, choice_label=choice_label, zh=chinese,
-        LANGUAGES=LANGUAGES, current_language=current_language,
+        LANGUAGES=LANGUAGES, current_language=current_language, error_text=error_text,
     )

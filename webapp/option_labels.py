@@ -77,14 +77,16 @@ def readable(name: str) -> str:
 
 
 def option_label(name: str) -> str:
-    return translate_or(f"opt_{name}", readable(name))
+    msgid = f"opt_{name}"  # a run-time id, listed for extraction
+    return translate_or(msgid, readable(name))
 
 
 def option_help(name: str, english_help: str) -> str:
     """The option's help in the page's language (English: scoring's own words)."""
     if is_english() and english_help:
         return english_help
-    return translate_or(f"opt_{name}_help", english_help)
+    msgid = f"opt_{name}_help"  # a run-time id, listed for extraction
+    return translate_or(msgid, english_help)
 
 
 # The choices of the presets' options; the option's value stays what scoring reads.
@@ -105,7 +107,8 @@ CHOICES = (
 def choice_label(value: object) -> str:
     """A choice as the select shows it: its value in English, words elsewhere."""
     text = str(value)
-    return text if is_english() else translate_or(f"choice_{text}", text)
+    msgid = f"choice_{text}"  # a run-time id, listed for extraction
+    return text if is_english() else translate_or(msgid, text)
 
 
 def split_common(names: list[str]) -> tuple[list[str], list[str]]:

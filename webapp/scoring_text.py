@@ -253,6 +253,23 @@ def vs(sides: list[str]) -> str:
 
 # --- the change log (webapp.rounds.changes.describe) ----------------------------------------------------------
 
+EVENT_KINDS = {
+    "create": N_("event_create"), "read": N_("event_read"), "manual": N_("event_manual"),
+    "correct": N_("event_correct"), "remove": N_("event_remove"), "move": N_("event_move"),
+    "swap_cards": N_("event_swap_cards"), "swap": N_("event_swap"), "fix": N_("event_fix"),
+    "surrender": N_("event_surrender"), "unsurrender": N_("event_unsurrender"), "natural": N_("event_natural"),
+    "out": N_("event_out"), "not_out": N_("event_not_out"), "instant_win": N_("event_instant_win"),
+    "no_instant_win": N_("event_no_instant_win"), "details": N_("event_details"), "settle": N_("event_settle"),
+    "reopen": N_("event_reopen"), "undo": N_("event_undo"), "table": N_("event_table"),
+}
+
+
+def event_kind(kind: str) -> str:
+    """A round event's kind (the history's short label) in the reader's language."""
+    msgid = EVENT_KINDS.get(kind)
+    return translate(msgid) if msgid else kind
+
+
 def _whose(text: str) -> str:
     """'their' (the actor's own hand) or "Ann's", as the Chinese sentence says it."""
     return translate("whose_own") if text == "their" else translate(N_("whose_player"), name=text[:-2])
@@ -267,6 +284,9 @@ CHANGE_FORMS = [Form(msgid, _CHANGE) for msgid in (
     N_("{a} started the round"),
     N_("{a} read {whose} cards from a photo"),
     N_("{a} read {whose} cards from a webcam shot"),
+    N_("{a} read {n} hand from a table photo"),
+    N_("{a} read {n} hands from a table photo"),
+    N_("{a}'s photo of {whose} cards could not be read: {error}"),
     N_("{a} typed {whose} cards"),
     N_("{a} added {c} to {whose} {row}"),
     N_("{a} changed {c} to {d} in {whose} {row}"),
@@ -325,4 +345,5 @@ def preset_description(name: str, english: str) -> str:
     """A preset's description: scoring's own words on English pages, the catalog's elsewhere."""
     if current_language() == "en":
         return english
-    return translate_or(f"preset_{name}_description", english)
+    msgid = f"preset_{name}_description"  # a run-time id, listed for extraction
+    return translate_or(msgid, english)

@@ -612,7 +612,7 @@ def test_exports_include_the_instant_win(client):
         ("Ann", "yes", "", "13", "78"), ("Bob", "", "", "13", "-39"), ("Cy", "", "", "13", "-39")]
     assert rows[0]["cards_left"] == DRAGON
     history = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
-    assert re.search(r"<strong>instant_win</strong> · Ann", history)  # the claim is in the round's changes
+    assert re.search(r"<strong>instant win</strong> · Ann", history)  # the claim is in the round's changes
 
 
 def test_an_instant_win_through_the_api(client):

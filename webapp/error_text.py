@@ -1,0 +1,126 @@
+"""Error messages in the reader's language: the web layer and `scoring` write one English line (the API returns
+it as is); a page shows it through `error_text`, which matches it against the English forms below (each a
+gettext message id, as in webapp.scoring_text) and translates it. A message of a form not listed (a rare one of
+scoring's option checks) is shown in English after a translated lead-in, so the reader still knows what it is."""
+from __future__ import annotations
+
+import re
+
+from webapp.i18n import N_, current_language, translate, translate_or
+from webapp.scoring_text import Form, row_word
+
+_ROW = {"row": row_word}
+
+
+def _names(text: str) -> str:
+    return text.replace(", ", translate("list_separator"))
+
+
+def _option(name: str) -> str:
+    from webapp.option_labels import option_label
+
+    return f"“{option_label(name)}”"
+
+
+def _amount_what(text: str) -> str:
+    """'The stake' / 'The per-pair stake for Ann-Bob' as the page names it."""
+    found = re.fullmatch(r"[Tt]he per-pair stake for '?(?P<pair>.+?)'?", text)
+    if found:
+        return translate(N_("the per-pair stake for {pair}"), pair=found["pair"])
+    return translate("stake") if text.lower() in ("the stake", "the stake per point") else text
+
+
+_AMOUNT = {"what": _amount_what}
+ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
+    # webapp.games (the new-game form)
+    (N_("A game needs 2 to 4 players."), None),
+    (N_("Each player needs a different name."), None),
+    (N_("Player names must be at most {n} characters, without '/'."), None),
+    (N_("The game's name must be at most 100 characters."), None),
+    (N_("Per-pair stake '{pair}' should look like Ann-Bob=2."), None),
+    (N_("Per-pair stake '{pair}' must name two different players of this game."), None),
+    (N_("The PIN must be 4 to 12 digits."), None),
+    (N_("The banker '{name}' is not one of the players."), None),
+    (N_("Unknown option {names} for these rules; the valid ones are: {valid}."), None),
+    (N_("Unknown options {names} for these rules; the valid ones are: {valid}."), None),
+    # scoring's numbers (webapp.rules.amount_problem) and option checks
+    (N_("{what} '{value}' is not a number: write it like 2, 0.5 or \"1/3\"."), _AMOUNT),
+    (N_("{what} must be greater than 0, not '{value}'."), _AMOUNT),
+    (N_("{what} must be a number below 1,000,000,000,000 with at most 6 decimals (a fraction's denominator at most "
+        "1,000,000), not '{value}'."), _AMOUNT),
+    (N_("option {option} must be a whole number of at least {low} (at most 1,000,000); got {value}"),
+     {"option": _option}),
+    (N_("option {option} must be one of {choices}; got {value}"), {"option": _option}),
+    # ... after webapp.option_labels.in_words named the option as the form does (“Scoop multiplier”)
+    (N_("“{label}” must be a whole number of at least {low} (at most 1,000,000); got {value}"), None),
+    (N_("“{label}” must be one of {choices}; got {value}"), None),
+    # cards (webapp.rounds.parsing, scoring's card parser)
+    (N_("{player}: '{code}' is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit (S H D C or ♠ ♥ ♦ ♣), "
+        "e.g. 'AS', '10♥'"), None),
+    (N_("'{code}' is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit (S H D C or ♠ ♥ ♦ ♣), e.g. "
+        "'AS', '10♥'"), None),
+    (N_("'{code}' is not a card: '{code2}' is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit (S H D C "
+        "or ♠ ♥ ♦ ♣), e.g. 'AS', '10♥'"), None),
+    (N_("{player}: {code} appears twice"), None),
+    (N_("Expected 13 cards (front 3 / middle 5 / back 5), got {n}."), None),
+    (N_("Write three rows separated by '/': front / middle / back."), None),
+    (N_("The {row} row needs {size} cards, got {n}."), _ROW),
+    (N_("The {row} row has no card number {n}."), _ROW),
+    (N_("Unknown row '{row}'; use {rows}."), None),
+    (N_("{player}: {n} cards left, but a hand holds at most {limit} (option max_cards)."), None),
+    (N_("{player}: no cards typed. A player who went out holds none: mark them as the winner."), None),
+    # the round (webapp.rounds)
+    (N_("Choose two different rows to swap (front, middle, back)."), None),
+    (N_("Choose two different cards to swap."), None),
+    (N_("This game has ended: no more rounds (a rematch starts a new game)."), None),
+    (N_("Could not create the round (too many at once); try again."), None),
+    (N_("This round is settled; re-open it before changing anything."), None),
+    (N_("This round changed since your page was loaded; nothing was changed. Look at the changes and try again."),
+     None),
+    (N_("'{name}' is not a player in this game."), None),
+    (N_("{names} cannot take two places in the finishing order."), {"names": _names}),
+    (N_("{player} went out (the winner holds no cards); un-mark {player2} as the winner before entering cards left."),
+     None),
+    (N_("{hand}'s hand is not fouled as it is now: nothing to fix."), None),
+    (N_("No legal arrangement of {hand}'s cards was found; move the cards by hand."), None),
+    (N_("Nothing to undo in this round."), None),
+    (N_("This change was made before undo existed; correct it by hand."), None),
+    (N_("Every hand needs 13 valid cards (or a surrender) before settling. Still missing: {missing}."), None),
+    (N_("Mark who went out and give every other player's cards left (valid, no card twice) before settling. Still "
+        "missing: {missing}."), None),
+    # pages (webapp.access, webapp.views)
+    (N_("No such game. Check the link you were given."), None),
+    (N_("This game has no round {n}."), None),
+    (N_("No such player in this game."), None),
+    (N_("No such photo in this game."), None),
+    (N_("Wrong PIN."), None),
+    (N_("Too many wrong PINs from this device or network; try again in {n} s."), None),
+    (N_("Big Two hands are played, not set: there is no other way to set them."), None),
+    (N_("How else a hand could have been set is shown once the round is settled."), None),
+    (N_("The settle-up's rounds are not given as 'all' or 'first-last'."), None),
+    (N_("'{name}' is not a player in this game; choose one of {names}."), {"names": _names}),
+    (N_("Tick the box to confirm: deleting a game removes its rounds and photos for good."), None),
+    (N_("Deleted “{title}” with its rounds and photos."), None),
+    (N_("The upload is too large; the limit is {size}."), None),
+    (N_("Filled from the table photo: {filled}. Check each hand below."), None),
+    (N_("Too many requests from this address; try again in {n} s."), None),
+    # werkzeug's own descriptions of the common HTTP errors
+    (N_("The requested URL was not found on the server. If you entered the URL manually please check your spelling "
+        "and try again."), None),
+    (N_("The method is not allowed for the requested URL."), None),
+    (N_("The browser (or proxy) sent a request that this server could not understand."), None),
+    (N_("The server encountered an internal error and was unable to complete your request. Either the server is "
+        "overloaded or there is an error in the application."), None),
+)]
+
+
+def error_text(message: object) -> str:
+    """One error line in the reader's language."""
+    text = str(message or "")
+    if current_language() == "en" or not text:
+        return text
+    for form in ERROR_FORMS:
+        rendered = form.render(text)
+        if rendered is not None:
+            return rendered
+    return translate_or(text, translate(N_("error_untranslated"), message=text))
