@@ -223,3 +223,19 @@ def test_a_reading_is_taken_as_its_valid_seats_each_outlined_around_its_cards():
         boxes = [card["box"] for card in hand.reading["cards"]]
         assert x0 < min(b[0] for b in boxes) and y0 < min(b[1] for b in boxes)
         assert x1 > max(b[2] for b in boxes) and y1 > max(b[3] for b in boxes)
+
+
+def test_the_servers_webcam_takes_the_table_photo(client, monkeypatch):
+    from webapp.views import table as table_views
+    from webapp_testkit import jpeg_bytes
+
+    monkeypatch.setattr(table_views, "capture_jpeg", lambda device: jpeg_bytes(seed=7))
+    use_table_reader(monkeypatch, table_reading(SEATED))
+    token = create_game(client, FOUR)
+    number = new_round(client, token)
+    shot = client.post(f"/g/{token}/r/{number}/table/webcam", data={"csrf_token": csrf_token(client)})
+    assert re.search(r"/table/\d+$", shot.headers["Location"])
+    kept = round_json(client, token, number)["uploads"]
+    assert [(u["player"], u["source"]) for u in kept] == [("", "webcam")]  # the table photo, no hand yet
+    api_shot = client.post(f"/api/games/{token}/rounds/{number}/table-webcam")
+    assert api_shot.status_code == 202 and api_shot.get_json()["needs_seats"] is True  # the seats are still unknown

@@ -104,3 +104,23 @@ def test_a_table_photo_fills_a_four_player_round_after_the_seats(live_server, ph
     hands = page.request.get(f"{live_server}/api/games/{token}/rounds/2").json()["hands"]
     assert {h["player"]: rows_of(h) for h in hands}["Ann"] == FOUR_HANDS[0]
     shot(page, "07-next-round-filled-at-once")
+
+
+def test_the_live_camera_sends_its_frame_and_a_photo_without_hands_says_so(live_server, browser):  # noqa: F811
+    """getUserMedia with Chromium's fake camera (a test pattern, no cards): Capture sends the frame to the table
+    photo, the reader finds no hand, the page says so in one line and the round is unchanged."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)  # wait_for_function's string predicate
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    token = page.request.post(f"{live_server}/api/games", data={"players": ["Ann", "Bob"], "rules": "2-4"}).json()["token"]
+    page.request.post(f"{live_server}/api/games/{token}/rounds")
+    page.goto(f"{live_server}/g/{token}/r/1/table")
+    page.click("#camera-box summary")
+    page.wait_for_function("document.querySelector('#camera-video').videoWidth > 0")
+    page.click("#camera-capture")
+    error = page.wait_for_selector("#error")
+    assert error.inner_text().startswith("No hand found on this table photo")
+    shot(page, "08-live-camera-no-hands")
+    assert page.request.get(f"{live_server}/api/games/{token}/rounds/1").json()["uploads"] == []
+    context.close()
