@@ -69,11 +69,21 @@ def download_headers(game: Game, part: str, extension: str) -> dict[str, str]:
     return {"Content-Disposition": f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(name)}"}
 
 
+def csv_header(columns: tuple[str, ...]) -> list[str]:
+    """The columns' names in the reader's language (English: the names the JSON export uses too)."""
+    from webapp.i18n import is_english, translate_or
+
+    if is_english():
+        return list(columns)
+    ids = [f"csv_{column}" for column in columns]   # run-time ids, listed for extraction in webapp.i18n_ids
+    return [translate_or(msgid, column) for msgid, column in zip(ids, columns)]
+
+
 def settle_up_csv(rows: list[dict[str, Any]]) -> str:
     """The settle-up as a spreadsheet: from, to, amount, paid (yes or blank)."""
     out = io.StringIO()
     writer = _SafeWriter(out)
-    writer.writerow(["from", "to", "amount", "paid"])
+    writer.writerow(csv_header(("from", "to", "amount", "paid")))
     for row in rows:
         writer.writerow([row["from"], row["to"], row["amount"], "yes" if row["paid"] else ""])
     return out.getvalue()
@@ -84,7 +94,7 @@ def game_csv(game: Game, rounds: list[Round]) -> str:
     out = io.StringIO()
     writer = _SafeWriter(out)
     sets = is_criss_cross(game)
-    writer.writerow(BIGTWO_CSV_COLUMNS if game.is_bigtwo else CRISS_CROSS_CSV_COLUMNS if sets else CSV_COLUMNS)
+    writer.writerow(csv_header(BIGTWO_CSV_COLUMNS if game.is_bigtwo else CRISS_CROSS_CSV_COLUMNS if sets else CSV_COLUMNS))
     totals = {name: as_fraction(0) for name in game.player_names}
     for rnd in rounds:
         settlement = rnd.settlement if rnd.status == "settled" else None

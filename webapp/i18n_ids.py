@@ -135,3 +135,29 @@ WARNINGS = (
     N_("warn_too_many"),
     N_("warn_unsure_marks"),
 )
+
+# The exports' column names (webapp.export.csv_header).
+CSV_COLUMNS = (
+    N_("csv_round"),
+    N_("csv_status"),
+    N_("csv_banker"),
+    N_("csv_player"),
+    N_("csv_front"),
+    N_("csv_middle"),
+    N_("csv_back"),
+    N_("csv_surrendered"),
+    N_("csv_natural"),
+    N_("csv_points"),
+    N_("csv_money"),
+    N_("csv_total_points"),
+    N_("csv_set"),
+    N_("csv_cards_left"),
+    N_("csv_count"),
+    N_("csv_went_out"),
+    N_("csv_instant_win"),
+    N_("csv_place"),
+    N_("csv_from"),
+    N_("csv_to"),
+    N_("csv_amount"),
+    N_("csv_paid"),
+)

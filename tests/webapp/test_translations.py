@@ -215,3 +215,11 @@ def test_error_messages_read_in_chinese(client, lang):
         re.search(r'id="error">(.*?)</p>', refused, re.DOTALL).group(1))
     missing = client.get("/g/no-such-game").get_data(as_text=True)
     assert "No such game" not in missing and ("沒有這個牌局" in missing or "没有这个牌局" in missing)
+
+
+def test_export_headers_follow_the_language(client):
+    token = create_game(client)
+    assert client.get(f"/g/{token}/export.csv").get_data(as_text=True).startswith("round,status,banker,player")
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})
+    header = client.get(f"/g/{token}/export.csv").get_data(as_text=True).splitlines()[0]
+    assert header.startswith("局,状态,庄家,玩家,头道") and not re.search(r"[a-z]", header)
