@@ -4,11 +4,13 @@ The photo is read once by the card reader in loose mode (its detector and classi
 turned); the cards are then grouped into hands and seated by their geometry alone, top to bottom in `table_of`:
 
 1. Each card faces its owner, so its corner indices stand upright (taller than wide) for the bottom and top seats
-   and lie on their side for the left and right ones: the cards split into an upright and a sideways class, which
-   keeps hands apart where neighbouring seats' layouts touch or overlap at a table corner.
-2. Within a class the cards are split across the table (upright ones by height, sideways ones by width) at the
-   widest gap, when there are two hands' worth of cards or the gap is wider than any inside one hand.
-3. A card far from every other card of its group belongs to no hand: it is reported, never given to a neighbour.
+   and lie on their side for the left and right ones: the cards split into an upright and a side-on class at the
+   widest gap between their aspects, which keeps hands apart where neighbouring seats' layouts touch at a corner.
+2. Within a class the cards are split across the table (upright ones by height, side-on ones by width) where two
+   hands' worth of cards lie (rows mode), or at a gap wider than any inside one hand.
+3. A card far from every other card of its group belongs to no hand, nor do a few cards lying apart (rows mode): they
+   are reported, never given to a neighbour. A hand short of 13 is filled from the read's unsure marks that lie
+   with it (vision.table_fill), flagged `low confidence` as the single-hand read does.
 4. Rows (`vision.rows`, rows mode) cut each hand 3/5/5 whatever its turn; the front row faces the table's centre, so
    the direction front → back points at the owner and names the seat. Two hands in one class, or no clear front
    (and loose groups), are seated by where they lie: seats run clockwise from the photo's bottom edge (0 bottom,
@@ -36,12 +38,18 @@ UPRIGHT_ASPECT = 0.85
 # Two hands of one class lie across the table from each other: their nearest cards at least ~4 card heights apart
 # (20+ index sizes), a hand's own rows at most ~1.7 card heights (13 index sizes) centre to centre.
 HANDS_APART = 16.0
+# Upright and side-on indices differ by the square of an index's aspect (~2): their log aspects lie ~1.4 apart, less
+# in a steep view's far side, and a gap of 0.6 or more parts them; within a class they lie closer together.
+CLASSES_APART = 0.35
 # One class holding at least this many cards in rows mode holds two hands (a hand is 13).
 TWO_HANDS = 20
 # A card this many times its group's typical spacing from the nearest other card of the group is in no hand.
 DETACHED = 2.5
 # ...and at least this many index sizes from it (a group's spacing can be tiny: overlapped cards).
 DETACHED_MIN = 7.0
+# Fewer cards lying together are no Chinese-poker hand (a stray card or two between the hands); Big Two's losers may
+# hold a single card.
+FEWEST_IN_A_HAND = 4
 FRONT_AMBIGUOUS = "cannot tell front from back"
 CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 NOT_IN_A_HAND = "card in no hand"
@@ -79,12 +87,14 @@ def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = F
     read = len(result.cards)
     cards = result.cards + ([] if loose else unsure_cards(result))  # spares to fill short hands after the read's own
     card_dicts = ReadResult(cards, None, [], result.scale).to_dict()["cards"]
-    marks = [mark_of(card) for card in cards]
+    marks = marks_of(cards)
     groups, unassigned = [], []
     for upright in (True, False):
         members = [i for i in range(read) if marks[i].upright == upright]
         for group in split_across(marks, members, upright, rows_mode=not loose):
             kept, detached = attached(marks, group)
+            if len(kept) < (1 if loose else FEWEST_IN_A_HAND):
+                kept, detached = [], group
             unassigned += detached
             if kept:
                 groups.append(kept)
@@ -107,11 +117,28 @@ def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = F
             "warnings": warnings}
 
 
-def mark_of(card: Card) -> Mark:
-    boxes = np.array([r.box for r in card.indices], dtype=float)
-    aspect = np.median((boxes[:, 3] - boxes[:, 1]) / np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6))
-    return Mark(np.array(card.centre), float(np.median([r.size for r in card.indices])), bool(aspect > UPRIGHT_ASPECT),
-                [r.centre for r in card.indices])
+def marks_of(cards: list[Card]) -> list[Mark]:
+    """Each card's mark, upright where its indices' aspect (height / width) is above the photo's threshold."""
+    aspects = [float(np.median([np.log(max(r.box[3] - r.box[1], 1e-6) / max(r.box[2] - r.box[0], 1e-6))
+                                for r in card.indices])) for card in cards]
+    threshold = upright_threshold(aspects)
+    return [Mark(np.array(card.centre), float(np.median([r.size for r in card.indices])), aspect > threshold,
+                 [r.centre for r in card.indices]) for card, aspect in zip(cards, aspects)]
+
+
+def upright_threshold(log_aspects: list[float]) -> float:
+    """The log aspect between upright and side-on indices: in the widest gap between the photo's aspects where that
+    is wide enough to part two classes (a steep view squeezes every index along the view, the far side most, and a
+    view from the side makes side-on indices look square), else UPRIGHT_ASPECT, or the side of it most cards lie."""
+    values = np.sort(np.array(log_aspects))
+    fixed = float(np.log(UPRIGHT_ASPECT))
+    if len(values) < 2:
+        return fixed
+    gaps = np.diff(values)
+    k = int(np.argmax(gaps))
+    if gaps[k] > CLASSES_APART:
+        return float((values[k] + values[k + 1]) / 2)
+    return values[0] - 1.0 if np.median(values) > fixed else values[-1] + 1.0  # one class: every card in it
 
 
 def split_across(marks: list[Mark], members: list[int], upright: bool, rows_mode: bool) -> list[list[int]]:
@@ -123,10 +150,16 @@ def split_across(marks: list[Mark], members: list[int], upright: bool, rows_mode
     order = sorted(members, key=lambda i: marks[i].centre[axis])
     if len(order) < 2:
         return [order]
-    gaps = [(marks[b].centre[axis] - marks[a].centre[axis]) / ((marks[a].size + marks[b].size) / 2)
-            for a, b in zip(order, order[1:])]
+    gaps = np.array([(marks[b].centre[axis] - marks[a].centre[axis]) / ((marks[a].size + marks[b].size) / 2)
+                     for a, b in zip(order, order[1:])])
+    if rows_mode and len(order) >= TWO_HANDS:
+        # two hands: cut where each side keeps nearly a hand (a stray card or a few missed move the cut little)
+        least = len(order) - EXPECTED_CARDS - 2
+        gaps[:least - 1] = gaps[len(order) - least:] = -np.inf
+        widest = int(np.argmax(gaps))
+        return [order[:widest + 1], order[widest + 1:]]
     widest = int(np.argmax(gaps))
-    if gaps[widest] > HANDS_APART or (rows_mode and len(order) >= TWO_HANDS):
+    if gaps[widest] > HANDS_APART:
         return [order[:widest + 1], order[widest + 1:]]
     return [order]
 

@@ -170,23 +170,27 @@ def _circle(centre: np.ndarray, radius: float, n: int = 40) -> np.ndarray:
 def render_table(rng: Rng, faces: DeckFaces, seats: list[int], *, quality: str = "phone", loose: bool = False,
                  crowded: bool = False, elevation: float | None = None, size: tuple[int, int] | None = None,
                  strength: float | None = None) -> tuple[np.ndarray, TableLayout, scene.Scene]:
-    """A table photo (before JPEG) of hands at `seats`; the camera above the table's centre, tilted towards the
-    bottom seat's side by `elevation` (drawn from ELEVATION when None), the table filling the picture. `size` and
-    the photo effects' `strength` override the quality's."""
+    """A table photo (before JPEG) of hands at `seats` seen by `table_camera`; `size` and the photo effects'
+    `strength` override the quality's."""
     (long_side, short_side), quality_strength, _ = QUALITIES[quality]
     strength = quality_strength if strength is None else strength
     table = table_layout(rng, faces.aspect, seats, loose=loose, crowded=crowded)
     w, h = size or (long_side, short_side)
+    sc = scene.render_layout(rng, table.layout, faces, table_camera(rng, table.layout, (w, h), elevation), (w, h))
+    return scene.photo_effects(rng, sc.image, strength=strength), table, sc
+
+
+def table_camera(rng: Rng, layout: Layout, size: tuple[int, int], elevation: float | None = None) -> np.ndarray:
+    """Table → picture: a camera above the table's centre tilted towards the bottom seat's side by `elevation`
+    (drawn from ELEVATION when None), 24–80 card heights away, framed so the cards fill 82–95 % of the picture."""
+    w, h = size
     elevation = float(rng.uniform(*ELEVATION)) if elevation is None else elevation
-    # the camera 24–80 card heights from the table's centre (make_camera draws 1.5–5 times the size given)
     cam = scene.make_camera(rng, 16.0, 100.0, (w, h), elevation=elevation, yaw=float(rng.normal(0, 2)))
-    proj = projected_card_corners(table.layout, cam)
+    proj = projected_card_corners(layout, cam)
     corners = np.array([proj.min(axis=0), proj.max(axis=0)])
     extent = corners[1] - corners[0]
     fit = min(w / extent[0], h / extent[1]) * rng.uniform(0.82, 0.95)
-    frame = scale_about(corners, fit, (w / 2, h / 2)) @ cam
-    sc = scene.render_layout(rng, table.layout, faces, frame, (w, h))
-    return scene.photo_effects(rng, sc.image, strength=strength), table, sc
+    return scale_about(corners, fit, (w / 2, h / 2)) @ cam
 
 
 def table_truth(table: TableLayout, sc: scene.Scene) -> dict:
