@@ -130,7 +130,7 @@ def init_app(app: Flask) -> None:
     from webapp.error_text import error_text
     from webapp.option_labels import choice_label, option_help, option_label
     from webapp.rules import option_text
-    from webapp.scoring_text import (change_text, event_kind, explain, foul_reason, hand_description,
+    from webapp.scoring_text import (change_text, event_kind, explain, foul_reason, hand_description, natural_text,
                                      preset_description, row_word, vs)
 
     try:
@@ -143,7 +143,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["row_word"] = row_word
     app.jinja_env.globals.update(
         _=translate, option_text=option_text, warning_text=warning_text, change_text=change_text,
-        explain=explain, event_kind=event_kind, row_word=row_word, foul_reason=foul_reason, hand_description=hand_description, vs=vs, preset_label=preset_label, preset_description=preset_description,
+        explain=explain, natural_text=natural_text, event_kind=event_kind, row_word=row_word, foul_reason=foul_reason, hand_description=hand_description, vs=vs, preset_label=preset_label, preset_description=preset_description,
         option_label=option_label, option_help=option_help, choice_label=choice_label, zh=chinese,
         LANGUAGES=LANGUAGES, current_language=current_language, error_text=error_text,
     )

@@ -47,6 +47,12 @@ def presets() -> dict[str, dict[str, Any]]:
     return out
 
 
+def natural_names() -> dict[str, str]:
+    """Every preset's natural by its English name -> its Chinese name (as the seeds wrote it)."""
+    return {str(n["en"]): str(n["zh"]) for info in scoring.list_presets().values() if isinstance(info, dict)
+            for n in info.get("naturals") or [] if isinstance(n, dict) and n.get("en") and n.get("zh")}
+
+
 def _is_banker_mode(info: dict[str, Any], options: dict[str, Any]) -> bool:
     for key in ("banker", "banker_mode"):
         if isinstance(info.get(key), bool):

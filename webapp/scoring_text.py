@@ -11,6 +11,7 @@ terms, some written in Japanese by the seeds) are message ids as well: the catal
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Callable
 
 from webapp.i18n import N_, current_language, translate, translate_or
@@ -134,6 +135,22 @@ def _one_name(word: str) -> str:
         else:
             translated = head
     return translated + bracket + rest   # the deciding ranks ("A大）", "A、K）") read alike in both scripts
+
+
+@lru_cache(maxsize=1)
+def _natural_names() -> dict[str, str]:
+    from webapp.rules import natural_names
+
+    return natural_names()
+
+
+def natural_text(english: str) -> str:
+    """A natural the web layer knows by its English name ('Six pairs and a half'): English pages add the
+    Chinese name, Chinese pages show the Chinese name alone."""
+    chinese = _natural_names().get(english, "")
+    if current_language() == "en":
+        return f"{english} {name_text(chinese)}".strip()
+    return name_text(chinese) if chinese else english
 
 
 def _natural_name(text: str) -> str:
