@@ -618,10 +618,15 @@ document.addEventListener("toggle", function (e) {
   var body = box.querySelector(".hindsight-body");
   body.textContent = body.dataset.loading;
   fetch(box.dataset.hindsightUrl, { credentials: "same-origin" })
-    .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+    .then(function (r) {
+      // 422: rules the engine does not model; its page says why, and that is shown in the fold too
+      if (!r.ok && r.status !== 422) throw new Error(r.status);
+      return r.text();
+    })
     .then(function (html) {
       var found = new DOMParser().parseFromString(html, "text/html").querySelector("#hindsight-result");
-      body.replaceChildren.apply(body, found ? Array.prototype.slice.call(found.childNodes) : []);
+      if (!found) throw new Error("no hindsight");
+      body.replaceChildren.apply(body, Array.prototype.slice.call(found.childNodes));
     })
     .catch(function () {
       delete box.dataset.loaded;
