@@ -6,6 +6,7 @@ catalog holds their English), and sentences the server or `scoring` writes in En
 explanations, foul reasons) have that English template as their id (webapp.scoring_text matches them)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,18 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     Babel(app, locale_selector=_locale)
     app.jinja_env.filters["row_word"] = row_word
+
+    @app.after_request
+    def _error_in_language(response: Response) -> Response:
+        """A page's own fetch (not the API) refused with JSON gets the error in the reader's language as
+        "message" beside the English "error" (app.js shows it)."""
+        if response.status_code >= 400 and response.is_json and not request.path.startswith("/api/") \
+                and not is_english():
+            data = response.get_json(silent=True)
+            if isinstance(data, dict) and isinstance(data.get("error"), str) and "message" not in data:
+                data["message"] = error_text(data["error"])
+                response.set_data(json.dumps(data, ensure_ascii=False))
+        return response
     app.jinja_env.globals.update(
         _=translate, option_text=option_text, warning_text=warning_text, change_text=change_text,
         explain=explain, natural_text=natural_text, event_kind=event_kind, row_word=row_word, foul_reason=foul_reason, hand_description=hand_description, vs=vs, preset_label=preset_label, preset_description=preset_description,

@@ -132,7 +132,8 @@ def test_chinese_pages_show_no_english(client, lang):
     pages = {"/": None, "/games/new": None, f"/g/{token}": None, f"/g/{token}/r/{number}": None,
              f"/g/{token}/r/{number}/p/0": None, f"/g/{fouled}/r/{fouled_round}": None,
              f"/g/{fouled}/r/{open_round}": None, f"/g/{fouled}/r/{open_round}/p/1": None, f"/g/{bigtwo}": None,
-             "/g/no-such-game": None, "/offline": None}
+             f"/g/{token}/r/{number}/p/0/hindsight": None, "/g/no-such-game": None, "/offline": None,
+             f"/g/{create_game(client, pin='4321')}/unlock": None}
     for path in pages:
         html = client.get(path).get_data(as_text=True)
         pages[path] = sorted(_english_words(html))

@@ -42,9 +42,9 @@ function uploadPhoto(action, formData) {
     try { data = JSON.parse(xhr.responseText); } catch (err) { data = { error: "HTTP " + xhr.status }; }
     if (xhr.status < 400 && data.redirect) { window.location.assign(data.redirect); return; }
     hideProgress();
-    showError(data.error || ("HTTP " + xhr.status));
+    showError(data.message || data.error || ("HTTP " + xhr.status));
   };
-  xhr.onerror = function () { hideProgress(); showError("Network error"); };
+  xhr.onerror = function () { hideProgress(); showError(body.dataset.networkError); };
   showProgress(body.dataset.uploading, 0);
   xhr.send(formData);
 }
@@ -546,12 +546,12 @@ function initCamera() {
   box.addEventListener("toggle", function () {
     if (!box.open) { if (stream) stream.getTracks().forEach(function (t) { t.stop(); }); stream = null; return; }
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-      message.textContent = "This browser gives no camera here (it needs https or localhost).";
+      message.textContent = document.body.dataset.cameraNone;
       return;
     }
     navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 3840 }, height: { ideal: 2160 } }, audio: false })
       .then(function (s) { stream = s; video.srcObject = s; video.play(); message.textContent = ""; })
-      .catch(function (err) { message.textContent = "Camera unavailable: " + err.name; });
+      .catch(function (err) { message.textContent = document.body.dataset.cameraUnavailable + " (" + err.name + ")"; });
   });
   capture.addEventListener("click", function () {
     if (!stream || !video.videoWidth) return;
