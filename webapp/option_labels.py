@@ -84,7 +84,9 @@ def option_label(name: str) -> str:
 def option_help(name: str, english_help: str) -> str:
     """The option's help in the page's language (English: scoring's own words)."""
     if is_english() and english_help:
-        return english_help
+        from webapp.scoring_text import chinese_terms
+
+        return chinese_terms(english_help)
     msgid = f"opt_{name}_help"  # a run-time id, listed for extraction
     return translate_or(msgid, english_help)
 

@@ -358,9 +358,19 @@ def _change(text: str) -> str:
 
 # --- presets ----------------------------------------------------------------------------------------------------
 
+# A run of the seeds' Japanese (kana, or kanji written the Japanese way) inside scoring's English text.
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff0-9]*(?:[\u3040-\u30ff]|[竜対点条])[\u3040-\u30ff\u3400-\u9fff0-9]*")
+
+
+def chinese_terms(english: str) -> str:
+    """Scoring's English text with the seeds' Japanese terms ("(擺烏竜)", "(降りる)") given their Chinese names."""
+    return _JAPANESE.sub(lambda found: translate_or(found.group(0), found.group(0)), english)
+
+
 def preset_description(name: str, english: str) -> str:
-    """A preset's description: scoring's own words on English pages, the catalog's elsewhere."""
+    """A preset's description: scoring's own words on English pages (its Japanese terms in Chinese), the
+    catalog's elsewhere."""
     if current_language() == "en":
-        return english
+        return chinese_terms(english)
     msgid = f"preset_{name}_description"  # a run-time id, listed for extraction
     return translate_or(msgid, english)

@@ -224,3 +224,11 @@ def test_export_headers_follow_the_language(client):
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hans"})
     header = client.get(f"/g/{token}/export.csv").get_data(as_text=True).splitlines()[0]
     assert header.startswith("局,状态,庄家,玩家,头道") and not re.search(r"[a-z]", header)
+
+
+def test_english_pages_name_the_seeds_terms_in_chinese_not_japanese(client):
+    """Scoring's English descriptions and help quote the seeds' terms; the seed written in Japanese (擺烏竜, 降りる,
+    追加点) is shown with the Chinese names, and a Chinese name is written one way (青龍, not 靑龍)."""
+    page = client.get("/games/new").get_data(as_text=True) + client.get("/games/new?game=bigtwo").get_data(as_text=True)
+    assert not re.search(r"[\u3040-\u30ff]|竜|対|追加点|靑", page)
+    assert "擺烏龍" in page and "投降" in page
