@@ -278,6 +278,7 @@ EVENT_KINDS = {
     "out": N_("event_out"), "not_out": N_("event_not_out"), "instant_win": N_("event_instant_win"),
     "no_instant_win": N_("event_no_instant_win"), "details": N_("event_details"), "settle": N_("event_settle"),
     "reopen": N_("event_reopen"), "undo": N_("event_undo"), "table": N_("event_table"),
+    "table_read": N_("event_table_read"), "read_failed": N_("event_read_failed"),
 }
 
 
@@ -296,7 +297,13 @@ def _actor(name: str) -> str:
     return translate("someone") if name == "Someone" else name
 
 
-_CHANGE = {"a": _actor, "whose": _whose, "row": row_word, "to": row_word, }
+def _error_line(text: str) -> str:
+    from webapp.error_text import error_text
+
+    return error_text(text)
+
+
+_CHANGE = {"a": _actor, "whose": _whose, "row": row_word, "to": row_word, "error": _error_line}
 CHANGE_FORMS = [Form(msgid, _CHANGE) for msgid in (
     N_("{a} started the round"),
     N_("{a} read {whose} cards from a photo"),
@@ -304,6 +311,7 @@ CHANGE_FORMS = [Form(msgid, _CHANGE) for msgid in (
     N_("{a} read {n} hand from a table photo"),
     N_("{a} read {n} hands from a table photo"),
     N_("{a}'s photo of {whose} cards could not be read: {error}"),
+    N_("{a}'s table photo was read: say who sits where"),
     N_("{a} typed {whose} cards"),
     N_("{a} added {c} to {whose} {row}"),
     N_("{a} changed {c} to {d} in {whose} {row}"),
