@@ -223,18 +223,28 @@ def hindsight(round_data: dict[str, Any], player: str, hand_set: int = 0) -> dic
     advisor refuses the rules: ``general_error`` says why). ScoringError when the engine gives no hindsight."""
     entry = scoring.hindsight(round_data, player)["players"][player]
     hand = round_data["players"][player]
+    both = None
     if isinstance(entry, dict) and "sets" in entry:   # criss cross: one entry per set
+        both = [_cards(one) for one in hand["sets"]]
         entry, hand = entry["sets"][hand_set], hand["sets"][hand_set]
     if not isinstance(entry, dict) or "best" not in entry:
         raise ScoringError(f"rules {round_data['rules']}: the engine gives no hindsight for this hand")
     general, general_error = None, None
     if entry["best"] is not None:
+        rules, options = round_data["rules"], round_data.get("options")
         try:
-            general = scoring.best_arrangement(hand["front"] + hand["middle"] + hand["back"], round_data["rules"],
-                                               round_data.get("options"), players=len(round_data["players"]))
+            if both and all(both):   # each set advised with both sets' cards out of the opponent's reach
+                general = scoring.best_arrangement({"sets": both}, rules, options)["sets"][hand_set]
+            else:
+                general = scoring.best_arrangement(_cards(hand), rules, options, players=len(round_data["players"]))
         except ScoringError as err:   # the advisor may model fewer rules than hindsight
             general_error = str(err)
     return {"entry": entry, "general": general, "general_error": general_error}
+
+
+def _cards(entry: dict[str, Any]) -> list[str] | None:
+    """A round entry's 13 cards (None for a surrender)."""
+    return None if entry.get("surrender") else entry["front"] + entry["middle"] + entry["back"]
 
 
 def validate_game(preset: str, options: dict[str, Any], players: list[str], banker: str | None,

@@ -259,3 +259,28 @@ def test_the_hindsight_fold_answers_for_every_variant_per_set(client, rules):
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
     folds = re.findall(r'data-hindsight-url="([^"]+)"', page)
     assert len(folds) == (4 if rules == "criss-cross" else 2)
+
+
+def test_one_set_surrenders_on_its_own(client):
+    token = _api_game(client)
+    hands = {"Ann": {"sets": [ANN, {"surrender": True}]}, "Bob": {"sets": [CY, DEE]}}
+    data = _round(client, token, hands)
+    assert _hand(data, "Ann", 2)["state"] == "surrender" and _hand(data, "Ann", 1)["state"] == "cards"
+    assert data["ready"]
+    settled = client.post(f"/api/games/{token}/rounds/{data['number']}/settle").get_json()["settlement"]
+    assert settled["net"] == _engine({name: entry["sets"] for name, entry in hands.items()})["net"]
+    assert [entry["status"] for entry in settled["players"]["Ann"]["sets"]] == ["rows", "surrendered"]
+    page = client.get(f"/g/{token}/r/{data['number']}").get_data(as_text=True)
+    assert "Ann (set 2): surrendered" in page
+    # the surrendered set has no other way to be set (or, where the engine refuses the rules, it says so)
+    fold = client.get(f"/g/{token}/r/{data['number']}/p/0/s/2/hindsight")
+    try:
+        scoring.hindsight({"rules": "criss-cross", "players": hands}, "Ann")
+    except scoring.ScoringError:
+        assert fold.status_code == 422
+    else:
+        assert fold.status_code == 200 and "No cards to set again" in fold.get_data(as_text=True)
+    reopened = client.post(f"/api/games/{token}/rounds/{data['number']}/reopen").get_json()
+    assert reopened["status"] == "open"
+    back = client.put(f"/api/games/{token}/rounds/{data['number']}/hands/Ann?set=2", json={"surrender": False})
+    assert _hand(back.get_json(), "Ann", 2)["state"] == "empty"
