@@ -7,6 +7,7 @@ explanations, foul reasons) have that English template as their id (webapp.scori
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +120,7 @@ def compile_catalogs(folder: Path = TRANSLATIONS) -> list[Path]:
             continue
         with po_path.open("rb") as po_file:
             catalog = read_po(po_file, locale=po_path.parent.parent.name)
-        tmp = mo_path.with_suffix(".mo.tmp")
+        tmp = mo_path.with_name(f"messages.{os.getpid()}.tmp")   # processes starting at once do not share it
         with tmp.open("wb") as mo_file:
             write_mo(mo_file, catalog, use_fuzzy=False)
         tmp.replace(mo_path)   # atomic: another process never reads half a file
@@ -154,9 +155,12 @@ def init_app(app: Flask) -> None:
                 data["message"] = error_text(data["error"])
                 response.set_data(json.dumps(data, ensure_ascii=False))
         return response
+
     app.jinja_env.globals.update(
-        _=translate, option_text=option_text, warning_text=warning_text, change_text=change_text,
-        explain=explain, natural_text=natural_text, event_kind=event_kind, row_word=row_word, foul_reason=foul_reason, hand_description=hand_description, vs=vs, preset_label=preset_label, preset_description=preset_description,
-        option_label=option_label, option_help=option_help, choice_label=choice_label, zh=chinese,
-        LANGUAGES=LANGUAGES, current_language=current_language, error_text=error_text,
+        _=translate, LANGUAGES=LANGUAGES, current_language=current_language, zh=chinese,
+        option_text=option_text, option_label=option_label, option_help=option_help, choice_label=choice_label,
+        preset_label=preset_label, preset_description=preset_description,
+        warning_text=warning_text, error_text=error_text, change_text=change_text, event_kind=event_kind,
+        explain=explain, natural_text=natural_text, foul_reason=foul_reason, hand_description=hand_description,
+        row_word=row_word, vs=vs,
     )

@@ -208,7 +208,8 @@ STEP_FORMS = [
     # webapp.settlement_view's lines per player
     Form(N_("{a}: fouled — {reason}"), {"reason": foul_reason}),
     Form(N_("{a}: surrendered")),
-    Form(N_("{a}: {penalty}"), {"penalty": lambda text: penalty_text(text) if _PENALTY.match(text) else sentence(text)}),
+    Form(N_("{a}: {penalty}"), {"penalty": lambda text: penalty_text(text) if _PENALTY.match(text)
+                                 else sentence(text)}),
 ]
 _PENALTY = re.compile(r"[2-9TJQKA][SHDC] -?\d")
 

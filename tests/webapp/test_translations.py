@@ -266,3 +266,23 @@ def test_every_kind_of_change_has_a_chinese_line_and_label(app):
                 line = change_text(describe(event, {}))
                 leftover = re.sub(r"\b(Ann|Bob|10|[2-9AKQJ])\b|[♠♥♦♣]", "", line + event_kind(kind))
                 assert not re.search(r"[A-Za-z]{2,}", leftover), (kind, line)
+
+
+def test_catalogs_are_compiled_when_missing_or_older_than_their_po(tmp_path):
+    """A fresh clone has no .mo files (they are built, not committed): setup compiles them, and so does the app's
+    start for any that is missing or stale."""
+    import os
+    import shutil
+
+    from babel.support import Translations
+
+    from webapp.i18n import compile_catalogs
+
+    folder = tmp_path / "translations"
+    shutil.copytree(TRANSLATIONS, folder, ignore=shutil.ignore_patterns("*.mo"))
+    assert len(compile_catalogs(folder)) == 3 and compile_catalogs(folder) == []
+    assert Translations.load(str(folder), ["zh_Hans"]).gettext("new_game") == "新牌局"
+    po = folder / "zh_Hant" / "LC_MESSAGES" / "messages.po"
+    later = po.with_suffix(".mo").stat().st_mtime + 10
+    os.utime(po, (later, later))
+    assert compile_catalogs(folder) == [po.with_suffix(".mo")]

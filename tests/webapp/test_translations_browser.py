@@ -25,7 +25,9 @@ VISIBLE_TEXT = """() => {
   const words = [document.title, document.body.innerText];
   for (const el of document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
     if (el.offsetParent !== null || el.tagName === 'IMG') {
-      for (const a of ['title', 'aria-label', 'placeholder', 'alt']) { if (el.getAttribute(a)) words.push(el.getAttribute(a)); }
+      for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
+        if (el.getAttribute(a)) words.push(el.getAttribute(a));
+      }
     }
   }
   return words.join('\\n');
