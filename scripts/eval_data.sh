@@ -2,6 +2,7 @@
 # Make the evaluation sets again where /work/data lost them (the commands and seeds of docs/training.md; a set already
 # there is kept). Session 49, on an idle 2-core machine after the deck cache: synth-v5 photos 67 s, synth-4c-v1 69 s,
 # synth-real-v2 142 s, synth-real-4c-v1 130 s, synth-v2's scenes 21 s; the v7 detector tiles ~10 min (TILES=1).
+# Session 59: synth-unknown-v1 (60 photos of German-lettered decks) for `vision evaluate --sets unknown-deck`.
 # The deck cache (CACHE, default DATA/deck-cache; ~7 min) is rendered on first use. Usage: bash scripts/eval_data.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,3 +19,6 @@ synth synth-real-4c-v1 --parts photos --photos 300 --four-colour 1 --val-decks r
 if [ -n "${TILES:-}" ]; then  # the detector's val tiles (step 5 of the detector run: docs/training.md)
     synth phototiles-v7 --seed 37 --parts phototiles --photo-tiles 10200 --val-fraction 0.0588 --tile-blur 0.35
 fi
+# decks whose courts print letters the reader does not know (German B and D): the unknown-deck set
+synth synth-unknown-v1 --parts photos --photos 60 --decks anglo,berlin,rheinland,lattmann \
+    --val-decks berlin,rheinland,lattmann --unknown-letters --seed 4

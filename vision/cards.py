@@ -76,6 +76,11 @@ def readings_out_of(readings: list[IndexReading], origin: tuple[float, float], s
 class Card:
     code: str
     indices: list[IndexReading] = field(default_factory=list)  # most probable first (vision.rows relies on it)
+    # set once a read is done (vision.sureness): the calibrated chance the card is right, the consistency checks it
+    # failed, and whether it is named surely (None: not judged, e.g. a result made outside CardReader.read)
+    chance: float | None = None
+    doubts: tuple[str, ...] = ()
+    sure: bool | None = None
 
     @property
     def confidence(self) -> float:

@@ -26,6 +26,7 @@ from vision.passes import Photo, ReadSoFar, balanced, blur, first_look, put_off_
 from vision.reader_config import ReaderConfig
 from vision.results import ReadResult
 from vision.second_opinion import SECOND_CLASSIFIER_FILE
+from vision.sureness import CALIBRATION_FILE, judge, load_calibration
 
 MODELS_DIR = Path(os.environ.get("VISION_MODELS_DIR", Path(__file__).resolve().parent.parent / "models"))
 DETECTOR_FILE = "cards.onnx"
@@ -61,6 +62,8 @@ class CardReader:
         if second_classifier is None and classifier is None and config.second_opinion and second_file.is_file():
             second_classifier = IndexClassifier(second_file)
         self.second_classifier = second_classifier if config.second_opinion else None
+        # the confidence's calibration (vision.sureness), where the models folder ships one for its models
+        self.calibration = load_calibration(models_dir / CALIBRATION_FILE)
 
     def read(self, data: bytes, *, loose: bool = False) -> ReadResult:
         photo = self._decoded(data, loose)  # decode; the moved camera's line, measured once
@@ -73,7 +76,18 @@ class CardReader:
         so_far = _tried(stretched, so_far, photo)  # a hand short (loose: blurred): its region stretched
         so_far = blur.warned(so_far)  # measured before the sharpened read: still advise a retake
         so_far = second_opinion.warned(so_far, photo, self.second_classifier)  # a second classifier's doubts
-        return so_far.result
+        return self._judged(so_far)
+
+    def _judged(self, so_far: ReadSoFar) -> ReadResult:
+        """The read's result with each card's calibrated chance, doubts and sure flag (vision.sureness)."""
+        start = time.perf_counter()
+        cast = so_far.cast
+        cast_hue = cast.hue if cast is not None and so_far.picture is not cast.balanced else None
+        result = so_far.result
+        warnings = judge(result.cards, so_far.picture, self.calibration, self.config.sure_chance,
+                         self.config.min_card_confidence, cast_hue)
+        result.timings_ms["sureness"] = (time.perf_counter() - start) * 1000
+        return replace(result, warnings=[*result.warnings, *warnings]) if warnings else result
 
     def _decoded(self, data: bytes, loose: bool) -> Photo:
         timings: dict[str, float] = {}

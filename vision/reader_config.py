@@ -8,6 +8,7 @@ from vision.classifier import SCALE_VOTE, SCALE_VOTE_MIN_PX
 from vision.looks import (DETECTION_SIZES, DETECTOR_SCORE_THRESHOLD, FAINT_BOX_MIN_PROBABILITY, FAINT_BOX_SCORE,
                           NONE_SURE_PROBABILITY, UNNAMED_BOX_SCORE)
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
+from vision.sureness import SURE_CHANCE
 
 # Crops are cut from a copy at least this long (JPEGs are decoded at 1/2, 1/4 or 1/8 size when bigger).
 CROP_SOURCE_LONG_SIDE = 1920
@@ -28,6 +29,8 @@ class ReaderConfig:
     # which cards a read keeps (vision.results)
     min_card_confidence: float = MIN_CARD_CONFIDENCE
     fill_min_confidence: float = FILL_MIN_CONFIDENCE
+    # which cards a read names surely (vision.sureness): the one threshold of the result's `sure` flag
+    sure_chance: float = SURE_CHANCE
     # the second-read passes (vision.passes), each on unless switched off
     balance_casts: bool = True          # passes.balanced
     read_four_colours: bool = True      # passes.two_colour (and the first look's put-off larger look)

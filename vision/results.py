@@ -52,6 +52,8 @@ class ReadResult:
                 "confidence": round(card.confidence, 3),
                 "box": [round(v * self.scale) for v in card.box],
                 "row": row_of.get(id(card)),
+                # the one flag of sureness (vision.sureness); a result not judged falls back on the unsure threshold
+                "sure": bool(card.sure) if card.sure is not None else card.confidence >= LOW_CONFIDENCE,
                 "alternatives": [{"code": code, "confidence": round(probability, 3)}
                                  for code, probability in card.alternatives()],
             } for card in self.cards],

@@ -17,9 +17,10 @@ from vision.errors import ImageError
 from vision.evaluation.datasets import Scene, yolo_label_boxes
 from vision.evaluation.index_outcomes import (index_outcomes, named_by_a_perfect_classifier, right_first_scores,
                                              unfound_indices)
+from vision.evaluation.sureness_figures import CardRecord, figures, record, rights_by_code
 from vision.evaluation.metrics import (ClassDetectionAccumulator, DetectionAccumulator, box_iou, per_class_prf,
                                        ultralytics_average_precision)
-from vision.messages import BLURRED_WARNING
+from vision.messages import BLURRED_WARNING, UNKNOWN_DECK_WARNING
 from vision.reader import SECOND_READS, CardReader
 from vision.results import ReadResult
 from vision.rows import ROW_NAMES, group_rows
@@ -89,6 +90,23 @@ class SetResult:
     read_right: int = 0  # photos (or photo views) read right
     warned_right: Counter = field(default_factory=Counter)  # warning_kind -> photos read right that carried it
     right_warned: int = 0  # photos read right with any warning
+    card_records: list[CardRecord] = field(default_factory=list)  # every card read: chance, sure, right
+    unknown_deck_warned: int = 0  # photos warned that their cards' letters are unknown (on a French set: false alarms)
+
+    def count_unknown_deck(self, warnings: list[str]) -> bool:
+        """Whether the photo's warnings call its deck unknown (counted)."""
+        warned = any(w.startswith(UNKNOWN_DECK_WARNING) for w in warnings)
+        self.unknown_deck_warned += warned
+        return warned
+
+    def add_card_figures(self, photos_all_right: float) -> None:
+        """The figures every set gives (issue 66): per-card F1, photos all right, and the `sure` flag's figures."""
+        precision, recall = self.micro()
+        self.numbers["per-card F1"] = (2 * precision * recall / (precision + recall)
+                                       if precision + recall > 0 else float("nan"))
+        self.numbers["photos all right"] = photos_all_right
+        self.numbers.update(figures(self.card_records))
+        self.numbers["photos warned of an unknown deck"] = self.unknown_deck_warned / max(self.photos, 1)
 
     @property
     def silent_failures(self) -> list[str]:
@@ -162,7 +180,11 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
         else:
             cards, warned, warnings = read.cards, bool(read.warnings), read.warnings
             result.count_second_reads(read)
+            result.count_unknown_deck(warnings)
         guess = max(cards, key=lambda c: c.confidence).code if cards else NO_CARD
+        photo_name = f"{path.parent.name}/{path.name}{f' ({view})' if view else ''}"
+        result.card_records += [record(photo_name, card, right)
+                                for card, right in zip(cards, rights_by_code(cards, {truth: 1}))]
         if guess == truth:
             result.count_read_right(warnings)
         tally = per_view.setdefault(view, Counter())
@@ -186,6 +208,7 @@ def evaluate_singles(reader: CardReader, photos: list[tuple[Path, str]], name: s
                                    f"read as {guess}")
     result.seconds = time.perf_counter() - start
     result.numbers["top-1"] = correct / max(result.photos, 1)
+    result.add_card_figures(correct / max(result.photos, 1))
     if labelled:
         result.numbers[f"top-1 as labelled ({len(labelled)} label(s) corrected)"] = (
             correct_as_labelled / max(result.photos, 1))
@@ -253,6 +276,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
             warned_blurred = any(w.startswith(BLURRED_WARNING) for w in read.warnings)
             warned, warnings = bool(read.warnings), read.warnings
             result.count_second_reads(read)
+            result.count_unknown_deck(warnings)
         except ImageError:  # the reader's error is itself the warning
             result.unreadable += 1
             cards, scale, labels, warned_blurred, warned = [], 1.0, photo_labels, False, True
@@ -263,6 +287,9 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
         for c, l in match_rank_boxes(cards, labels, scale):
             guess = cards[c].code[0] if c is not None else MISSED
             truth = labels[l]["rank"] if l is not None else EXTRA
+            if c is not None:  # rank only: the set labels no suits
+                result.card_records.append(record(f"{path.parent.name}/{path.name}{f' ({view})' if view else ''}",
+                                                  cards[c], guess == truth))
             result.confusion[(truth, guess)] += 1
             if c is not None:
                 result.predicted[guess] += 1
@@ -295,6 +322,7 @@ def evaluate_rank_boxes(reader: CardReader, photos: list[tuple[Path, list[dict]]
                                / max(sum(t["read wrong"] for t in per_view.values()), 1),
                            SILENTLY_WRONG_PHOTOS: sum(t["read wrong, no warning"] for t in per_view.values())
                            / max(result.photos, 1)})
+    result.add_card_figures(all_correct / max(result.photos, 1))
     result.add_warned_right_number()
     result.add_second_read_numbers()
     if views:
@@ -458,6 +486,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
             result.unreadable += 1
             continue
         result.count_second_reads(read)
+        result.count_unknown_deck(read.warnings)
         boxes, scores, codes = _reader_indices(read)
         true_boxes, true_codes = labelled_indices(scene)
         named.add(boxes, scores, codes, true_boxes, true_codes)
@@ -479,6 +508,9 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
             truth_codes = Counter(code for row in scene.rows.values() for code in row)
         guess_codes = Counter(card.code for card in read.cards)
         result.count_cards(truth_codes, guess_codes)
+        photo_name = f"{scene.image.parent.name}/{scene.image.name}"
+        result.card_records += [record(photo_name, card, right)
+                                for card, right in zip(read.cards, rights_by_code(read.cards, truth_codes))]
         legible_cards.count_cards(*_legible_truth(scene, truth_codes, guess_codes))
         _count_missed(result, scene, truth_codes, guess_codes)
         by_kind.setdefault(scene.kind, SetResult(scene.kind)).count_cards(truth_codes, guess_codes)
@@ -516,6 +548,7 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
     result.numbers.update({"card precision": precision, "card recall": recall})
+    result.add_card_figures((exact + loose_right) / max(result.photos, 1))
     if layouts:
         result.numbers.update({"rows exactly right": exact / layouts, "rows right ignoring order": same_members / layouts,
                                "rows from the true index boxes (row logic alone)": oracle / layouts,
@@ -558,6 +591,45 @@ def evaluate_scenes(reader: CardReader, scenes: list[Scene], name: str,
                                "52-class index mAP50-95 (whole reader, legible indices)": maps["mAP50-95"],
                                "card precision (legible indices)": precision,
                                "card recall (legible indices)": recall})
+    return result
+
+
+# The courts whose letters a German deck prints otherwise (B for the jack, D for the queen; its king is a K)
+UNKNOWN_LETTER_RANKS = frozenset("JQ")
+
+
+def evaluate_unknown_decks(reader: CardReader, scenes: list[Scene], name: str) -> SetResult:
+    """Photos of decks whose court letters the reader does not know (vision.synth --unknown-letters: German B and D):
+    the photos showing such a court's index should carry the unknown-deck warning, and no card be named wrong surely.
+    Scenes without rows are read in loose mode."""
+    result = SetResult(name)
+    start = time.perf_counter()
+    showing = flagged = all_right = 0
+    for scene in scenes:
+        result.photos += 1
+        try:
+            read = reader.read(scene.image.read_bytes(), loose=scene.rows is None)
+        except ImageError:
+            result.unreadable += 1
+            continue
+        warned = result.count_unknown_deck(read.warnings)
+        truth = Counter(code for code, boxes in scene.card_indices if boxes)
+        guess = Counter(card.code for card in read.cards)
+        result.count_cards(truth, guess)
+        all_right += truth == guess
+        result.card_records += [record(f"{scene.image.parent.name}/{scene.image.name}", card, right)
+                                for card, right in zip(read.cards, rights_by_code(read.cards, truth))]
+        if any(code[0] in UNKNOWN_LETTER_RANKS for code in truth):
+            showing += 1
+            flagged += warned
+            if not warned:
+                result.failures.append(f"{scene.image.name} ({scene.kind}): shows "
+                                       f"{sorted(c for c in truth if c[0] in UNKNOWN_LETTER_RANKS)}, not flagged"
+                                       + _unwarned_mark(bool(read.warnings)))
+    result.seconds = time.perf_counter() - start
+    result.numbers["photos showing unknown letters"] = showing
+    result.numbers["unknown-deck photos flagged"] = flagged / max(showing, 1)
+    result.add_card_figures(all_right / max(result.photos, 1))
     return result
 
 

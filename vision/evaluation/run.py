@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import math
 import time
 from collections import Counter
@@ -17,9 +18,10 @@ from vision.evaluation import datasets
 from vision.evaluation.confusion_image import draw_confusion, side_by_side
 from vision.evaluation.evaluators import (EXTRA, MISSED, MISSED_SIZE_LABELS, NO_CARD, SetResult,
                                           evaluate_detector_tiles, evaluate_rank_boxes, evaluate_scenes,
-                                          evaluate_singles)
+                                          evaluate_singles, evaluate_unknown_decks)
 from vision.evaluation.index_outcomes import MATCH_IOU, OUTCOMES
 from vision.evaluation.metrics import worst_confusions
+from vision.evaluation.sureness_figures import reliability
 from vision.evaluation.table_set import tables_set
 from vision.evaluation.views import (BLUR_VIEWS, COLOURED_LIGHTS, FLAT_VIEWS, LIGHT_VIEWS, MOVED_SHARE, STEEP_VIEWS,
                                     blurred_view_bytes, blurred_view_with_boxes, coloured_view_bytes,
@@ -31,10 +33,11 @@ from vision.reader import MODELS_DIR, PARTNER_CLASSIFIER_FILE, CardReader
 from vision.reader_config import ReaderConfig
 from vision.results import FILL_MIN_CONFIDENCE, MIN_CARD_CONFIDENCE
 from vision.second_opinion import SECOND_CLASSIFIER_FILE
+from vision.sureness import SURE_CHANCE
 
 ALL_SETS = ("synthetic", "photos", "photos-moved", "real-deck", "four-colour", "tiles", "phone", "phone-steep",
             "phone-blur", "phone-coloured", "webcam", "webcam-coloured", "edje", "edje-steep", "edje-flat", "edje-blur",
-            "edje-light", "edje-coloured", "tables")
+            "edje-light", "edje-coloured", "tables", "unknown-deck")
 EDJE_RANKS = ["9", "T", "J", "Q", "K", "A"]
 
 
@@ -64,6 +67,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tables", default=None,
                         help="whole-table photos, every hand in its seat (vision.synth --parts tables; default: newest "
                              "/work/data/synth-tables-vN/tables/val)")
+    parser.add_argument("--unknown-deck-photos", default=None,
+                        help="photos of decks with court letters the reader does not know (German B/D: python -m "
+                             "vision.synth --unknown-letters; default: newest /work/data/synth-unknown-vN/photos/val)")
     parser.add_argument("--data-yaml", default=None,
                         help="detector data.yaml for mAP on its val tiles (default: newest synth-vN/detect/data.yaml)")
     parser.add_argument("--dev-photos", default=str(datasets.DEFAULT_DEV_PHOTOS), help="real photos folder")
@@ -72,6 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="at most N photos per set (evenly spread)")
     parser.add_argument("--min-card-confidence", type=float, default=MIN_CARD_CONFIDENCE,
                         help="cards named with less are left out (the reader's rule; 0 keeps every mark)")
+    parser.add_argument("--sure-chance", type=float, default=SURE_CHANCE,
+                        help="cards whose calibrated chance of being right is less are not marked sure (vision.sureness)")
     parser.add_argument("--fill-min-confidence", type=float, default=FILL_MIN_CONFIDENCE,
                         help="in rows mode unsure cards down to this fill a hand of fewer than 13 (above 1: never)")
     parser.add_argument("--detector-score-threshold", type=float, default=DETECTOR_SCORE_THRESHOLD,
@@ -160,6 +168,8 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
                 lines.append(f"| {label} | {_fmt(row['precision'])} | {_fmt(row['recall'])} | {_fmt(row['f1'])} "
                              f"| {row['support']} |")
         lines.append("")
+    if result.card_records:
+        lines += _reliability_table(result)
     confusions = worst_confusions(result.confusion)
     if confusions:
         lines += ["Worst confusions (truth → read, count): " +
@@ -184,6 +194,15 @@ def _section(result: SetResult, classes: list[str] | None) -> list[str]:
         lines += [f"Read wrong without any warning ({len(result.silent_failures)}):", ""]
         lines += [f"- {failure}" for failure in result.silent_failures] + [""]
     return lines
+
+
+def _reliability_table(result: SetResult) -> list[str]:
+    """The cards read by their calibrated chance of being right: how many, the mean chance, the share right."""
+    lines = ["Reliability of the cards' calibrated chance (vision.sureness):", "",
+             "| chance | cards | mean chance | share right |", "| --- | --- | --- | --- |"]
+    lines += [f"| {name} | {n} | {chance:.3f} | {right:.3f} |" for name, n, chance, right in reliability(
+        result.card_records)]
+    return lines + [""]
 
 
 def _index_outcome_table(outcomes: Counter) -> list[str]:
@@ -223,6 +242,7 @@ def make_reader(args: argparse.Namespace) -> CardReader:
         detection_sizes=(args.detection_size,) + tuple(s for s in DETECTION_SIZES if s < args.detection_size),
         score_threshold=args.detector_score_threshold, faint_box_score=args.faint_box_score,
         faint_box_min_probability=args.faint_box_min_probability, min_card_confidence=args.min_card_confidence,
+        sure_chance=args.sure_chance,
         fill_min_confidence=args.fill_min_confidence, scale_vote=args.scale_vote,
         scale_vote_min_px=args.scale_vote_min_px, balance_casts=not args.no_balanced_read,
         unnamed_box_score=args.unnamed_box_score, none_sure_probability=args.none_sure_probability,
@@ -269,6 +289,17 @@ def run_evaluation(args: argparse.Namespace) -> int:
                                             if moved else None), CARD_CODES))
         else:
             skipped.append(missing)
+    if "unknown-deck" in wanted:
+        folder = Path(args.unknown_deck_photos) if args.unknown_deck_photos else None
+        if folder is None and (root := datasets.newest_synth_root(needs=("photos/val/*.json",),
+                                                                   prefix="synth-unknown-v")) is not None:
+            folder = root / "photos" / "val"
+        if folder and folder.is_dir():
+            scenes = datasets.subsample(datasets.load_scenes(folder), args.limit)
+            results.append((evaluate_unknown_decks(reader, scenes, f"photos of decks with unknown court letters "
+                                                                    f"({folder})"), None))
+        else:
+            skipped.append("unknown-deck: no photos of decks with unknown letters found (scripts/eval_data.sh)")
     if "tiles" in wanted:
         data_yaml = Path(args.data_yaml) if args.data_yaml else None
         if data_yaml is None and (root := datasets.newest_synth_root(
@@ -342,6 +373,9 @@ def run_evaluation(args: argparse.Namespace) -> int:
                                                     views=views), EDJE_RANKS))
 
     _write_report(out, models, args, results, skipped, time.perf_counter() - started)
+    # every card read, per set: what vision.training.fit_calibration fits the calibration on
+    (out / "cards.json").write_text(json.dumps({result.name: [r.to_json() for r in result.card_records]
+                                                for result, _ in results if result.card_records}))
     print(f"report: {out / 'report.md'}")
     return 0
 
@@ -363,7 +397,7 @@ def _write_report(out: Path, models: Path, args, results, skipped, seconds: floa
              f"Run {time.strftime('%Y-%m-%d %H:%M')}, {seconds:.0f} s in all, detection long side "
              f"{args.detection_size}, detector boxes scoring < {args.detector_score_threshold} dropped "
              f"(kept from {args.faint_box_score} where named ≥ {args.faint_box_min_probability}), "
-             f"cards named with < {args.min_card_confidence} left out "
+             f"cards named with < {args.min_card_confidence} left out, sure from a chance of {args.sure_chance}, "
              f"(in rows, down to {args.fill_min_confidence} where a hand has fewer than 13), "
              f"scale vote {_scale_vote_words(args)}, balanced read {'off' if args.no_balanced_read else 'on'}, "
              f"unnamed boxes {_unnamed_box_words(args)}, "

@@ -22,4 +22,6 @@ def warned(so_far: ReadSoFar, photo: Photo, classifier: IndexClassifier | None) 
     photo.timings[NAME] = (time.perf_counter() - start) * 1000
     if not doubted:
         return so_far
+    for card, code, probability in doubted:  # a card the two classifiers name otherwise is not sure (vision.sureness)
+        card.doubts = (*card.doubts, f"the second classifier names it {code} ({probability:.2f})")
     return replace(so_far, result=replace(result, warnings=[*result.warnings, second_look_warning(doubted)]))

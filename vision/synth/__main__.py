@@ -45,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--val-fraction", type=float, default=0.1)
     parser.add_argument("--val-decks", default=",".join(DEFAULT_VAL))
     parser.add_argument("--decks", default="", help="comma-separated decks to use (default: all kept decks installed)")
+    parser.add_argument("--unknown-letters", action="store_true",
+                        help="let --val-decks name number-card decks (German B/D/K courts, tarot): the reader's "
+                             "unknown-deck evaluation set (vision evaluate --sets unknown-deck)")
     parser.add_argument("--restyled", action="store_true",
                         help="also train on the restyled decks (train decks with indices redrawn in other fonts; "
                              "built into the cache on first use: vision.synth.restyled_decks)")
@@ -131,11 +134,12 @@ def _generate_no_deck_part(args: argparse.Namespace, part: str, command: str) ->
 
 
 def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: str,
-                        cache: Path | None = None, restyled: bool = False) -> tuple[list[str], list[str]]:
+                        cache: Path | None = None, restyled: bool = False, unknown_letters: bool = False
+                        ) -> tuple[list[str], list[str]]:
     """--decks (comma list, "" = every installed or cached deck) and --val-decks -> (train decks, val decks);
     parser.error on an unknown or missing deck, or when either side is empty. Restyled decks (redrawn indices) are
     in the default list only with `restyled`, and always train decks; number-card decks only when named, and always
-    train decks."""
+    train decks unless `unknown_letters` (an evaluation set of decks the reader is not meant to read)."""
     available = [d.name for d in (installed_decks() if cache is None else available_decks(cache))]
     if restyled:
         available += [d.name for d in RESTYLED_DECKS if d.name not in available and d.path.exists()]
@@ -149,7 +153,7 @@ def train_and_val_decks(parser: argparse.ArgumentParser, decks: str, val_decks: 
                                                      and (d not in redrawn or restyled) and d not in partial]
     if redrawn & set(named_val):
         parser.error("restyled decks are for training only (their index fonts are train fonts)")
-    if partial & set(named_val):
+    if partial & set(named_val) and not unknown_letters:
         parser.error("number-card decks are for training only (their courts or aces are not standard indices)")
     unknown = [d for d in wanted if d not in DECKS_BY_NAME or d not in available]
     if unknown:
@@ -170,7 +174,8 @@ def _generate_deck_parts(parser: argparse.ArgumentParser, args: argparse.Namespa
     if not available_decks(args.cache):
         print("no card decks installed (apt: gnome-cards-data, kdegames-card-data-kf5) or cached", file=sys.stderr)
         return 2
-    train, val = train_and_val_decks(parser, args.decks, args.val_decks, args.cache, args.restyled)
+    train, val = train_and_val_decks(parser, args.decks, args.val_decks, args.cache, args.restyled,
+                                     args.unknown_letters)
 
     from vision.synth.dataset import generate
 
