@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from webapp.i18n import N_, current_language, translate, translate_or
-from webapp.scoring_text import Form, row_word
+from webapp.scoring_text import Form, foul_reason, row_word
 
 _ROW = {"row": row_word}
 
@@ -31,6 +31,22 @@ def _amount_what(text: str) -> str:
 
 
 _AMOUNT = {"what": _amount_what}
+
+
+def _missing(text: str) -> str:
+    """'Ann: back row: 2 cards missing; Bob: no cards yet' with each line in the reader's language."""
+    pieces: list[str] = []
+    for piece in text.split("; "):   # a foul's line holds "; rearrange it" itself
+        if pieces and piece.startswith("rearrange it"):
+            pieces[-1] += "; " + piece
+        else:
+            pieces.append(piece)
+    lines = []
+    for line in pieces:
+        player, sep, rest = line.partition(": ")
+        known = sep and error_text(rest) != _untranslated(rest)
+        lines.append(f"{player}：{error_text(rest)}" if known else error_text(line))
+    return "；".join(lines)
 ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
     # webapp.games (the new-game form)
     (N_("A game needs 2 to 4 players."), None),
@@ -85,9 +101,24 @@ ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
     (N_("No legal arrangement of {hand}'s cards was found; move the cards by hand."), None),
     (N_("Nothing to undo in this round."), None),
     (N_("This change was made before undo existed; correct it by hand."), None),
-    (N_("Every hand needs 13 valid cards (or a surrender) before settling. Still missing: {missing}."), None),
+    (N_("Every hand needs 13 valid cards (or a surrender) before settling. Still missing: {missing}."),
+     {"missing": _missing}),
     (N_("Mark who went out and give every other player's cards left (valid, no card twice) before settling. Still "
-        "missing: {missing}."), None),
+        "missing: {missing}."), {"missing": _missing}),
+    (N_("Reload the round before settling: this form did not say which version of the round it showed."), None),
+    # what a hand still lacks (webapp.rounds.review's short lines)
+    (N_("no cards yet"), None),
+    (N_("{row} row: {n} card missing"), _ROW),
+    (N_("{row} row: {n} cards missing"), _ROW),
+    (N_("{row} row: {n} card too many"), _ROW),
+    (N_("{row} row: {n} cards too many"), _ROW),
+    (N_("'{code}' is not a card"), None),
+    (N_("{code} is in the hand {n} times"), None),
+    (N_("{code} is also in the hands of {players}"), {"players": _names}),
+    (N_("{code} is also in {player}'s hand"), None),
+    (N_("no cards left yet"), None),
+    (N_("the 13 cards dealt (claims an instant win)"), None),
+    (N_("fouled: {reason}; rearrange it (the legal fix is one tap)"), {"reason": foul_reason}),
     # pages (webapp.access, webapp.views)
     (N_("No such game. Check the link you were given."), None),
     (N_("This game has no round {n}."), None),
@@ -123,4 +154,8 @@ def error_text(message: object) -> str:
         rendered = form.render(text)
         if rendered is not None:
             return rendered
-    return translate_or(text, translate(N_("error_untranslated"), message=text))
+    return translate_or(text, _untranslated(text))
+
+
+def _untranslated(text: str) -> str:
+    return translate(N_("error_untranslated"), message=text)

@@ -142,7 +142,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     Babel(app, locale_selector=_locale)
-    app.jinja_env.filters["row_word"] = row_word
+    app.jinja_env.filters.update(row_word=row_word, error_text=error_text)
 
     @app.after_request
     def _error_in_language(response: Response) -> Response:

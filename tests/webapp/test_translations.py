@@ -286,3 +286,18 @@ def test_catalogs_are_compiled_when_missing_or_older_than_their_po(tmp_path):
     later = po.with_suffix(".mo").stat().st_mtime + 10
     os.utime(po, (later, later))
     assert compile_catalogs(folder) == [po.with_suffix(".mo")]
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_what_stops_settling_reads_in_chinese(client, lang):
+    """Under rules that refuse a fouled hand (fujian's 相公) the round says per player what is missing, the foul
+    included, and a settle from a page without its version is refused, both in the chosen language."""
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": lang})
+    token = create_game(client, preset="fujian")
+    number = new_round(client, token)
+    enter_rows(client, token, number, 0, "QH QC KS / 3C 8D 9D TC JH / 7S 7H 7D 7C KC")
+    refused = client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    assert refused.status_code == 428
+    html = refused.get_data(as_text=True)
+    assert not _english_words(html), sorted(_english_words(html))
+    assert re.search(r'id="settle-missing">.*(相公|头道).*</p>', html, re.DOTALL)
