@@ -31,7 +31,6 @@ from vision.results import LOW_CONFIDENCE, ReadResult
 from vision.rows import ROW_NAMES, group_rows
 from vision.table_fill import filled, unsure_cards
 
-SEAT_NAMES = ("bottom", "left", "top", "right")
 # An index box taller than wide by this much stands upright: upright indices measure 1.3–2.7 tall for wide, side-on
 # ones 0.25–0.55, seen straight above down to 45° (the tilt squeezes both) on rendered tables.
 UPRIGHT_ASPECT = 0.85
@@ -87,7 +86,7 @@ def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = F
     read = len(result.cards)
     cards = result.cards + ([] if loose else unsure_cards(result))  # spares to fill short hands after the read's own
     card_dicts = ReadResult(cards, None, [], result.scale).to_dict()["cards"]
-    marks = marks_of(cards)
+    marks = marks_of(cards, read)
     groups, unassigned = [], []
     for upright in (True, False):
         members = [i for i in range(read) if marks[i].upright == upright]
@@ -117,11 +116,12 @@ def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = F
             "warnings": warnings}
 
 
-def marks_of(cards: list[Card]) -> list[Mark]:
-    """Each card's mark, upright where its indices' aspect (height / width) is above the photo's threshold."""
+def marks_of(cards: list[Card], read: int) -> list[Mark]:
+    """Each card's mark, upright where its indices' aspect (height / width) is above the threshold the first `read`
+    cards (those read surely) set."""
     aspects = [float(np.median([np.log(max(r.box[3] - r.box[1], 1e-6) / max(r.box[2] - r.box[0], 1e-6))
                                 for r in card.indices])) for card in cards]
-    threshold = upright_threshold(aspects)
+    threshold = upright_threshold(aspects[:read])
     return [Mark(np.array(card.centre), float(np.median([r.size for r in card.indices])), aspect > threshold,
                  [r.centre for r in card.indices]) for card, aspect in zip(cards, aspects)]
 

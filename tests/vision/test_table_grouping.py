@@ -197,3 +197,8 @@ def test_short_hand_is_filled_from_unsure_marks_near_it_not_from_another_hands()
     assert all(len(hands[seat]["cards"]) == 13 and not hands[seat]["warnings"] for seat in (1, 2, 3))
     filler = next(c for c in hands[0]["cards"] if c["code"] == bottom_code)
     assert filler["sure"] is False
+
+
+def test_no_cards_no_hands():
+    read = table_of(ReadResult([], None, ["no card found: retake the photo"], 1.0), SIZE)
+    assert read == {"hands": [], "unassigned": [], "warnings": ["no card found: retake the photo"]}
