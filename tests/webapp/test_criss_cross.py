@@ -85,6 +85,9 @@ def test_each_set_is_typed_on_its_own_page_and_the_round_page_shows_both(client)
     assert data["status"] == "settled" and data["settlement"]["net"] == _engine(SETS)["net"]
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
     assert "Ann (set 1)" in page and "Bob (set 2)" in page
+    shares = [Fraction(text) for text in re.findall(r'class="badge set-share"[^>]*>([^<]+)<', page)]
+    net = data["settlement"]["net"]
+    assert len(shares) == 4 and sum(shares[:2]) == net["Ann"] and sum(shares[2:]) == net["Bob"]
 
 
 def test_a_card_in_both_of_a_players_sets_is_caught_and_blocks_settling(client):

@@ -94,3 +94,11 @@ def set_results(settlement: dict[str, Any] | None) -> dict[tuple[str, int], dict
             for field in ("net", "money"):
                 share[field] += Fraction(str((pair.get(field) or {}).get(player, 0)))
     return out
+
+
+def set_share(rnd: Any, hand: Hand) -> str | None:
+    """A settled criss-cross round's points for this set, signed ("+4", "-2", "0"); None otherwise."""
+    if rnd.status != "settled" or not rnd.settlement or set_number(hand) is None:
+        return None
+    points = set_results(rnd.settlement).get((hand.player, hand.hand_set + 1), {"net": Fraction(0)})["net"]
+    return f"+{points}" if points > 0 else str(points)
