@@ -153,6 +153,9 @@ def test_a_photo_is_read_as_the_set_it_was_sent_for(client, monkeypatch):
     assert [(u["player"], u["set"]) for u in data["uploads"]] == [("Bob", 2), ("Ann", 2)]
     # the same cards read for two sets: each says where else they are
     assert any(w["key"] == "shared" and "Bob (set 2)" in w["text"] for w in _hand(data, "Ann", 2)["warnings"])
+    history = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert re.findall(r'<span>(\w+ · Set \d)</span></a>', history) == ["Bob · Set 2", "Ann · Set 2"]
+    assert re.search(r'<strong>[^<]+</strong> · Bob · Set 2', history)
 
 
 def test_exports_carry_both_sets(client):
