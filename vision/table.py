@@ -29,7 +29,7 @@ from vision.imageheader import ImageHeader
 from vision.messages import UNSURE_MARKS_WARNING
 from vision.results import LOW_CONFIDENCE, ReadResult
 from vision.rows import ROW_NAMES, group_rows
-from vision.table_fill import filled, unsure_cards
+from vision.table_fill import filled, nearest_group, unsure_cards
 
 # An index box taller than wide by this much stands upright: upright indices measure 1.3–2.7 tall for wide, side-on
 # ones 0.25–0.55, seen straight above down to 45° (the tilt squeezes both) on rendered tables.
@@ -84,7 +84,7 @@ def photo_size(header: ImageHeader) -> tuple[int, int]:
 def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = False) -> dict:
     """The hands of a loose read of a table photo (`photo_size` = its width and height in pixels, as shown)."""
     read = len(result.cards)
-    cards = result.cards + ([] if loose else unsure_cards(result))  # spares to fill short hands after the read's own
+    cards = result.cards + unsure_cards(result)  # spares (to fill short hands) after the cards read surely
     card_dicts = ReadResult(cards, None, [], result.scale).to_dict()["cards"]
     marks = marks_of(cards, read)
     groups, unassigned = [], []
@@ -97,11 +97,21 @@ def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = F
             unassigned += detached
             if kept:
                 groups.append(kept)
+    centres, sizes = np.array([m.centre for m in marks]).reshape(-1, 2), np.array([m.size for m in marks])
+    reaches = [reach(marks, g) for g in groups]
+    spares = list(range(read, len(cards)))
     if not loose:
-        centres, sizes = np.array([m.centre for m in marks]), np.array([m.size for m in marks])
-        groups = filled(groups, cards, centres, sizes, [reach(marks, g) for g in groups], list(range(read, len(cards))))
+        groups = filled(groups, cards, centres, sizes, reaches, spares)
     centre = np.array(photo_size, dtype=float) / 2 / result.scale
-    hands = seated([hand_of(cards, marks, group, marks[group[0]].upright, centre, loose) for group in groups])
+    hands = [hand_of(cards, marks, group, marks[group[0]].upright, centre, loose) for group in groups]
+    left_out: dict[int, list[int]] = {}  # the spares no hand took, by the group they lie with: warned there
+    for spare in (s for s in spares if all(s not in g for g in groups)):
+        left_out.setdefault(nearest_group(groups, centres, sizes, reaches, spare), []).append(spare)
+    for k, hand in enumerate(hands):
+        if left_out.get(k):
+            hand["warnings"].append(f"{UNSURE_MARKS_WARNING}: " + ", ".join(
+                f"{cards[i].code}? ({cards[i].confidence:.2f})" for i in left_out[k]))
+    hands = seated(hands)
     warnings = list(result.warnings)
     for i in sorted(unassigned):
         warnings.append(f"{NOT_IN_A_HAND}: {cards[i].code} at {card_dicts[i]['box']} lies apart from every hand; "

@@ -25,13 +25,10 @@ def filled(groups: list[list[int]], cards: list[Card], centres: np.ndarray, size
     to any other group and within its `reach` (index sizes from its nearest card), repeating no code or index."""
     groups = [list(g) for g in groups]
     for spare in spares:
-        distances = [float(np.min(np.linalg.norm(centres[g] - centres[spare], axis=1)) / sizes[spare]) for g in groups]
-        if not groups:
-            break
-        nearest = int(np.argmin(distances))
-        group = groups[nearest]
-        if len(group) >= EXPECTED_CARDS or distances[nearest] > reach[nearest]:
+        nearest = nearest_group(groups, centres, sizes, reach, spare)
+        if nearest is None or len(groups[nearest]) >= EXPECTED_CARDS:
             continue
+        group = groups[nearest]
         taken = [cards[i] for g in groups for i in g]
         if any(cards[spare].code == other.code for other in taken):
             continue
@@ -40,3 +37,14 @@ def filled(groups: list[list[int]], cards: list[Card], centres: np.ndarray, size
             continue  # another name for an index already read
         group.append(spare)
     return groups
+
+
+def nearest_group(groups: list[list[int]], centres: np.ndarray, sizes: np.ndarray, reach: list[float], card: int
+                  ) -> int | None:
+    """The group a card lies with: the nearest (by its nearest card, in the card's index sizes), if within its
+    reach."""
+    if not groups:
+        return None
+    distances = [float(np.min(np.linalg.norm(centres[g] - centres[card], axis=1)) / sizes[card]) for g in groups]
+    nearest = int(np.argmin(distances))
+    return nearest if distances[nearest] <= reach[nearest] else None

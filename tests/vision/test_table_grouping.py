@@ -202,3 +202,20 @@ def test_short_hand_is_filled_from_unsure_marks_near_it_not_from_another_hands()
 def test_no_cards_no_hands():
     read = table_of(ReadResult([], None, ["no card found: retake the photo"], 1.0), SIZE)
     assert read == {"hands": [], "unassigned": [], "warnings": ["no card found: retake the photo"]}
+
+
+def test_big_two_names_the_unsure_marks_lying_with_a_seats_cards():
+    table, camera = table_scene(9, [0, 1, 2, 3], loose=True, elevation=65.0)
+    cards = indices_seen(table.layout.cards, camera)
+    seat_of = dict(zip((c.code for c in table.layout.cards), table.seats))
+    fullest = max(table.rows, key=table.seats.count)
+    unsure = next(card for card in cards if seat_of[card.code] == fullest)
+    doubted = [IndexReading(r.box, r.code, 0.45, 0.9) for r in unsure.indices]
+    sure = [card for card in cards if card is not unsure]
+    read = table_of(ReadResult(sure, None, [], 1.0, readings=[r for c in sure for r in c.indices] + doubted), SIZE,
+                    loose=True)
+    hands = {hand["seat"]: hand for hand in read["hands"]}
+    assert unsure.code not in [c["code"] for c in hands[fullest]["cards"]]  # loose hands are never filled...
+    confidence = 1 - 0.55 ** len(doubted)  # (its two corners, or one where the other is covered)
+    assert hands[fullest]["warnings"] == [f"left out unsure marks: {unsure.code}? ({confidence:.2f})"]  # ...but warned
+    assert all(not hand["warnings"] for seat, hand in hands.items() if seat != fullest)
