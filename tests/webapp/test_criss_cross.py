@@ -128,6 +128,12 @@ def test_corrections_fix_and_undo_act_on_one_set(client):
     data = client.get(f"/api/games/{token}/rounds/{number}").get_json()
     assert _hand(data, "Ann", 2)["middle"] == BOB.split(" / ")[2].split()
     assert _rows(_hand(data, "Ann", 1)) == ANN
+    hand_page = client.get(f"/g/{token}/r/{number}/p/0/s/2").get_data(as_text=True)
+    assert '<input type="hidden" name="set" value="2">' in hand_page   # undo from this page comes back to it
+    response = client.post(f"/g/{token}/r/{number}/undo", data={
+        "csrf_token": csrf_token(client), "seat": "0", "set": "2", "if_match": round_etag(client, token, number)})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/r/{number}/p/0/s/2")
+    assert _rows(_hand(client.get(f"/api/games/{token}/rounds/{number}").get_json(), "Ann", 2)) == BOB
 
 
 def test_a_photo_is_read_as_the_set_it_was_sent_for(client, monkeypatch):
