@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from webapp.i18n import N_, current_language, translate, translate_or
-from webapp.scoring_text import Form, foul_reason, row_word
+from webapp.scoring_text import Form, foul_reason, row_word, set_labels
 
 _ROW = {"row": row_word}
 
@@ -154,7 +154,7 @@ def error_text(message: object) -> str:
         rendered = form.render(text)
         if rendered is not None:
             return rendered
-    return translate_or(text, _untranslated(text))
+    return set_labels(translate_or(text, _untranslated(text)))
 
 
 def _untranslated(text: str) -> str:

@@ -93,8 +93,10 @@ def warning_text(note: dict[str, Any]) -> str:
     params = dict(note.get("params") or {})
     if "row" in params:
         params["row"] = translate(str(params["row"]))
+    from webapp.scoring_text import set_labels
+
     msgid = f"warn_{key}"  # a run-time id, listed for extraction
-    return translate_or(msgid, str(note.get("text", "")), **params)
+    return set_labels(translate_or(msgid, str(note.get("text", "")), **params))
 
 
 def preset_label(name: str) -> str:
@@ -133,7 +135,7 @@ def init_app(app: Flask) -> None:
     from webapp.option_labels import choice_label, option_help, option_label
     from webapp.rules import option_text
     from webapp.scoring_text import (change_text, event_kind, explain, foul_reason, hand_description, natural_text,
-                                     preset_description, row_word, vs)
+                                     preset_description, row_word, set_labels, vs)
 
     try:
         compile_catalogs()
@@ -162,5 +164,5 @@ def init_app(app: Flask) -> None:
         preset_label=preset_label, preset_description=preset_description,
         warning_text=warning_text, error_text=error_text, change_text=change_text, event_kind=event_kind,
         explain=explain, natural_text=natural_text, foul_reason=foul_reason, hand_description=hand_description,
-        row_word=row_word, vs=vs,
+        row_word=row_word, set_labels=set_labels, vs=vs,
     )

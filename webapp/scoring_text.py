@@ -34,7 +34,17 @@ class Form:
         if found is None:
             return None
         values = {name: self.converters.get(name, _as_is)(value) for name, value in found.groupdict().items()}
-        return translate(self.msgid, **values)
+        return set_labels(translate(self.msgid, **values))
+
+
+_SET_LABEL = re.compile(r" \(set (?P<n>\d+)\)")
+
+
+def set_labels(text: str) -> str:
+    """Criss cross names a player's set "Ann (set 2)" (scoring.criss_cross.seat_name): "Ann（第 2 副）"."""
+    if current_language() == "en" or "(set " not in text:
+        return text
+    return _SET_LABEL.sub(lambda found: translate(N_("set_label"), n=found["n"]), text)
 
 
 def _as_is(value: str) -> str:
@@ -261,12 +271,12 @@ def explain(note: dict[str, Any]) -> str:
                          natural=name_text(term), points=note.get("points", ""))
     if current_language() == "en":
         return f"{english} ({name_text(term)})" if term and english else english or name_text(term)
-    text = sentence(english)
+    text = set_labels(sentence(english))
     return f"{name_text(term)}：{text}" if term and text else text or name_text(term)
 
 
 def vs(sides: list[str]) -> str:
-    return translate(N_("vs_separator")).join(sides)
+    return set_labels(translate(N_("vs_separator")).join(sides))
 
 
 # --- the change log (webapp.rounds.changes.describe) ----------------------------------------------------------
@@ -290,8 +300,11 @@ def event_kind(kind: str) -> str:
 
 
 def _whose(text: str) -> str:
-    """'their' (the actor's own hand) or "Ann's", as the Chinese sentence says it."""
-    return translate("whose_own") if text == "their" else translate(N_("whose_player"), name=text[:-2])
+    """'their' (the actor's own hand) or "Ann's" (criss cross: "Ann's set 2"), as the Chinese sentence says it."""
+    found = _WHOSE_VALUE.fullmatch(text)
+    base, number = (found["base"], found["n"]) if found else (text, None)
+    said = translate("whose_own") if base == "their" else translate(N_("whose_player"), name=base[:-2])
+    return said + translate(N_("whose_set"), n=number) if number else said
 
 
 def _actor(name: str) -> str:
@@ -337,7 +350,7 @@ CHANGE_FORMS = [Form(msgid, _CHANGE) for msgid in (
     N_("{a} undid a change"),
 )]
 _UNDID = Form(N_("{a} undid: {change}"), {"a": _actor})
-_WHOSE_VALUE = re.compile(r"their|.+'s")
+_WHOSE_VALUE = re.compile(r"(?P<base>their|.+?'s)(?: set (?P<n>\d+))?")
 
 
 def change_text(text: str) -> str:
@@ -361,7 +374,7 @@ def _change(text: str) -> str:
             continue
         if any(values.get(key) not in ("front", "middle", "back", "cards") for key in ("row", "to") if key in values):
             continue
-        return translate(form.msgid, **{k: form.converters.get(k, _as_is)(v) for k, v in values.items()})
+        return set_labels(translate(form.msgid, **{k: form.converters.get(k, _as_is)(v) for k, v in values.items()}))
     return text
 
 

@@ -12,7 +12,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 import scoring
-from tests.webapp.webapp_testkit import ANN, BOB, CY, DEE, create_game, csrf_token, enter_rows, new_round
+from tests.webapp.webapp_testkit import (ANN, BOB, CY, DEE, create_game, csrf_token, enter_rows, new_round,
+                                        round_etag)
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "webapp" / "translations"
@@ -112,7 +113,9 @@ def _settled_round(client, preset: str, hands: tuple[str, ...], **extra) -> tupl
     number = new_round(client, token)
     for seat, rows in enumerate(hands):
         enter_rows(client, token, number, seat, rows)
-    client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client)})
+    settled = client.post(f"/g/{token}/r/{number}/settle", data={"csrf_token": csrf_token(client),
+                                                                 "if_match": round_etag(client, token, number)})
+    assert settled.status_code == 303, settled.get_data(as_text=True)[:500]
     return token, number
 
 
@@ -129,10 +132,18 @@ def test_chinese_pages_show_no_english(client, lang):
     enter_rows(client, fouled, open_round, 0, ANN)
     enter_rows(client, fouled, open_round, 1, BOB.replace("QS", "2S"))
     bigtwo = create_game(client, preset="bigtwo-hk", game="bigtwo")
+    criss = create_game(client, preset="criss-cross")
+    criss_round = new_round(client, criss)
+    for seat, hand_set, rows in ((0, 1, ANN), (0, 2, BOB), (1, 1, CY), (1, 2, DEE)):   # criss cross: two sets each
+        client.post(f"/g/{criss}/r/{criss_round}/p/{seat}/s/{hand_set}/manual",
+                    data={"csrf_token": csrf_token(client), "rows": rows})
+    client.post(f"/g/{criss}/r/{criss_round}/settle", data={"csrf_token": csrf_token(client),
+                                                            "if_match": round_etag(client, criss, criss_round)})
+    assert 'id="settlement"' in client.get(f"/g/{criss}/r/{criss_round}").get_data(as_text=True)
     pages = {"/": None, "/games/new": None, f"/g/{token}": None, f"/g/{token}/r/{number}": None,
              f"/g/{token}/r/{number}/p/0": None, f"/g/{fouled}/r/{fouled_round}": None,
              f"/g/{fouled}/r/{open_round}": None, f"/g/{fouled}/r/{open_round}/p/1": None, f"/g/{bigtwo}": None,
-             f"/g/{token}/r/{number}/p/0/hindsight": None, "/g/no-such-game": None, "/offline": None,
+             f"/g/{token}/r/{number}/p/0/hindsight": None, f"/g/{criss}/r/{criss_round}": None, "/g/no-such-game": None, "/offline": None,
              f"/g/{create_game(client, pin='4321')}/unlock": None}
     for path in pages:
         html = client.get(path).get_data(as_text=True)
