@@ -18,8 +18,10 @@ turned); the cards are then grouped into hands and seated by their geometry alon
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
+from statistics import median
 
 import numpy as np
 
@@ -129,10 +131,10 @@ def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = F
 def marks_of(cards: list[Card], read: int) -> list[Mark]:
     """Each card's mark, upright where its indices' aspect (height / width) is above the threshold the first `read`
     cards (those read surely) set."""
-    aspects = [float(np.median([np.log(max(r.box[3] - r.box[1], 1e-6) / max(r.box[2] - r.box[0], 1e-6))
-                                for r in card.indices])) for card in cards]
+    aspects = [median(math.log(max(r.box[3] - r.box[1], 1e-6) / max(r.box[2] - r.box[0], 1e-6)) for r in card.indices)
+               for card in cards]
     threshold = upright_threshold(aspects[:read])
-    return [Mark(np.array(card.centre), float(np.median([r.size for r in card.indices])), aspect > threshold,
+    return [Mark(np.array(card.centre), median(r.size for r in card.indices), aspect > threshold,
                  [r.centre for r in card.indices]) for card, aspect in zip(cards, aspects)]
 
 
