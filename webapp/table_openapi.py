@@ -21,6 +21,8 @@ TABLE_HAND = {"type": "object", "required": ["seat", "side", "cards"], "properti
 TABLE_RESULT = {"type": "object", "required": ["upload", "needs_seats", "seats", "hands", "warnings", "round"],
                 "properties": {
     "upload": {"type": "integer", "description": "The table photo's upload id"},
+    "status": {"enum": ["queued", "reading", "read"], "description": "queued or reading: a reading job has it "
+                                                                   "(REDIS_URL); the round changes when it is read"},
     "needs_seats": {"type": "boolean", "description": "true: the game does not know who sits at a seat with a "
                                                       "hand; nothing was filled (send the seats)"},
     "seats": {"type": "object", "description": "The game's seats now; with needs_seats, a proposal"},
@@ -41,7 +43,7 @@ READ_REFUSED = {"415": _json(ERROR, "Not an image"), "422": _json(ERROR, "No han
 
 def table_paths() -> dict[str, Any]:
     filled = {"201": _json(TABLE_RESULT, "Read and filled"),
-              "202": _json(TABLE_RESULT, "Read and kept; the seats are needed (needs_seats)")}
+              "202": _json(TABLE_RESULT, "Kept: the seats are needed (needs_seats), or a reading job reads it (status)")}
     return {
         "/api/games/{token}/rounds/{number}/table-photo": {"post": _op(
             "Read one photo of the whole table (Big Two: the cards left, one group per seat) and fill every "

@@ -4,6 +4,7 @@ photo's warnings and the hands it did not use shown on the round page; Big Two's
 refused with one line and nothing kept. The reader is the contract's stand-in (table_testkit)."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -158,7 +159,9 @@ def test_a_bad_photo_gets_one_line_and_nothing_is_kept(client, app, monkeypatch)
     assert empty.status_code == 422
     assert "No hand found on this table photo: no card found: retake the photo" in empty.get_data(as_text=True)
     after = round_json(client, token, number)
-    assert after["version"] == before["version"] and len(after["uploads"]) == len(before["uploads"])
+    assert after["hands"] == before["hands"] and after["uploads"] == before["uploads"]
+    if not os.environ.get("REDIS_URL"):  # a reading job says on the round why it kept nothing (one change)
+        assert after["version"] == before["version"]
 
 
 def test_a_player_at_two_seats_is_refused_and_changes_nothing(client, monkeypatch):

@@ -42,6 +42,8 @@ def describe(event: RoundEvent, by_id: dict[int, RoundEvent] | None = None) -> s
     if kind == "table":  # a round filled from one photo of the whole table (rounds/table_photos.py)
         filled = d.get("filled") or {}
         return f"{actor} read {len(filled)} hand{'' if len(filled) == 1 else 's'} from a table photo"
+    if kind == "table_read":  # a reading job read a table photo; its seats are still to be given
+        return f"{actor}'s table photo was read: say who sits where"
     if kind == "read_failed":
         return f"{actor}'s photo of {whose} cards could not be read: {d.get('error', '')}"
     if kind == "manual":

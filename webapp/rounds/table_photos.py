@@ -9,12 +9,14 @@ Two steps, each its own short transaction:
    so the review, the overlay and the one-tap suggestions read it exactly as a single-hand photo's; and one
    RoundEvent "table" for them all (the version bump other phones see, one undo reverts the whole photo).
 A seat's hand with no player there, a surrendered hand and Big Two's winner are left as they are, and the report
-says so; so does a player whose seat showed no hand."""
+says so; so does a player whose seat showed no hand. With REDIS_URL a reading job does step 1's reading and, when
+the seats are known, step 2 (webapp/table_jobs.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import current_app
 from sqlalchemy.orm import Session
 
 from webapp import reader
@@ -28,6 +30,7 @@ from webapp.rounds.shape import ROWS
 from webapp.table_reading import SIDES, photo_warnings, table_hands
 
 TABLE = "table"  # Upload.kind of a whole-table photo; RoundEvent.kind of filling a round from one
+TABLE_READ = "table_read"  # RoundEvent.kind: a reading job read a table photo whose seats are still to be given
 NO_HAND_FOUND = "No hand found on this table photo"
 
 
@@ -54,17 +57,19 @@ def store_table_photo(session: Session, store: PhotoStore, rnd: Round, data: byt
     loose = rnd.game.is_bigtwo  # cards left in hand lie loose, one group per seat
     round_id = rnd.id
     content_type = sniff_content_type(data)
+    if current_app.config.get("REDIS_URL"):  # a club: a reading job reads it, as a hand's photo (webapp/jobs)
+        from webapp.table_jobs import queue_table_photo
+
+        return queue_table_photo(session, store, rnd, data, content_type, source=source)
     session.commit()  # no lock is held while reading
     try:
         reading = reader.read_table(data, loose=loose, slots=read_slots)
     except reader.ReaderUnavailable as err:
         raise RoundError(f"The card reader is unavailable ({err}); photograph each hand on its own or type the "
                          f"cards.", 503) from err
-    if not table_hands(reading):
-        said = "; ".join(photo_warnings(reading))
-        raise RoundError(f"{NO_HAND_FOUND}: {said}" if said else
-                         f"{NO_HAND_FOUND}: make sure the whole table and every hand's cards are in the picture.",
-                         422)
+    problem = no_hand_problem(reading)
+    if problem:
+        raise RoundError(problem, 422)
     sha = store.save(data, content_type)
     rnd = locked_round(session, round_id)
     require_open(rnd)
@@ -73,6 +78,15 @@ def store_table_photo(session: Session, store: PhotoStore, rnd: Round, data: byt
     session.add(upload)
     session.commit()
     return upload
+
+
+def no_hand_problem(reading: dict[str, Any]) -> str | None:
+    """Why a table reading cannot fill anything (it found no hand), in one line; None when it found one."""
+    if table_hands(reading):
+        return None
+    said = "; ".join(photo_warnings(reading))
+    return f"{NO_HAND_FOUND}: {said}" if said else \
+        f"{NO_HAND_FOUND}: make sure the whole table and every hand's cards are in the picture."
 
 
 def table_upload(session: Session, rnd: Round, upload_id: int) -> Upload:
@@ -158,10 +172,35 @@ def latest_table_fill(rnd: Round) -> RoundEvent | None:
     return None
 
 
+def filled_by(rnd: Round, upload_id: int) -> dict[str, Any] | None:
+    """What the newest fill from this table photo did (TableFill.as_dict), None when none used it (a reading job may
+    have filled the round already)."""
+    for event in reversed(list(rnd.events)):
+        detail = event.detail or {}
+        if event.kind == TABLE and detail.get("upload") == upload_id:
+            return {key: detail.get(key) for key in ("filled", "skipped", "empty_seats")}
+    return None
+
+
 def waiting_table_photo(rnd: Round) -> Upload | None:
-    """The round's newest table photo when no fill used it yet (its seats still to be given), else None."""
-    used = {(e.detail or {}).get("upload") for e in rnd.events if e.kind == TABLE}
+    """The round's newest table photo when it is read but no fill used it yet (its seats still to be given)."""
     tables = [u for u in rnd.uploads if u.kind == TABLE]
-    if tables and tables[-1].id not in used:
+    if tables and tables[-1].status == "read" and filled_by(rnd, tables[-1].id) is None:
         return tables[-1]
+    return None
+
+
+def reading_table_photo(rnd: Round) -> Upload | None:
+    """The round's newest table photo while a reading job has not read it yet (REDIS_URL), else None."""
+    tables = [u for u in rnd.uploads if u.kind == TABLE]
+    return tables[-1] if tables and tables[-1].status in ("queued", "reading") else None
+
+
+def failed_table_photo(rnd: Round) -> str | None:
+    """Why the newest table photo a reading job took could not be read, while it is the round's newest news of one."""
+    for event in reversed(list(rnd.events)):
+        if event.kind in (TABLE, TABLE_READ):
+            return None
+        if event.kind == "read_failed" and not event.player:
+            return str((event.detail or {}).get("error") or "")
     return None

@@ -16,7 +16,7 @@ from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import locked_round, record_event, require_open
 from webapp.rounds.snapshots import restore
 
-NOT_UNDONE = frozenset({"create", "settle", "reopen", "undo", "read_failed"})  # kinds undo steps over
+NOT_UNDONE = frozenset({"create", "settle", "reopen", "undo", "read_failed", "table_read"})  # kinds undo steps over
 
 
 def undo_target(events: list[RoundEvent]) -> tuple[RoundEvent, RoundEvent | None] | None:

@@ -14,8 +14,9 @@ from webapp import access, rounds, table_seats
 from webapp.db import get_session
 from webapp.models import Game, Round
 from webapp.photos import UploadRejected
-from webapp.rounds.table_photos import (TABLE, TableFill, empty_seat_line, fill_from_table, latest_table_fill,
-                                        skip_line, store_table_photo, table_upload, waiting_table_photo)
+from webapp.rounds.table_photos import (TABLE, TableFill, empty_seat_line, failed_table_photo, fill_from_table,
+                                        filled_by, latest_table_fill, reading_table_photo, skip_line,
+                                        store_table_photo, table_upload, waiting_table_photo)
 from webapp.table_reading import SIDES, TableHand, photo_warnings, table_hands
 from webapp.validation import parse_json
 from webapp.views import api, games
@@ -23,6 +24,8 @@ from webapp.views.rounds import _done, _load, _read_slots, _store, _wants_json
 from webapp.views.rounds import bp as rounds_bp
 from webapp.webcam import WebcamUnavailable, capture_jpeg
 from webapp.webcam import available as webcam_available
+
+READING = "The table photo is being read; the hands appear here when it is done (or the seats are asked)."
 
 
 # ---------------------------------------------------------------- pages
@@ -70,7 +73,13 @@ def _take(token: str, number: int, shoot: Callable[[], bytes], source: str):  # 
             return jsonify(error=str(err), status=code), code
         return table_page(token, number, error=str(err), status=code)
     upload_id = upload.id
+    round_url = url_for("rounds.show", token=token, number=number)
+    if upload.status != "read":  # a reading job has it (REDIS_URL): the round page shows the hands once read
+        flash(READING, "ok")
+        return _done(token, number, round_url)
     seats_url = url_for("rounds.table_seats_page", token=token, number=number, upload_id=upload_id)
+    if filled_by(rnd, upload_id) is not None:  # the reading job (run at once) filled the round already
+        return _done(token, number, round_url)
     found = [hand.seat for hand in table_hands(upload.reading)]
     if not table_seats.knows(game, found):
         return _done(token, number, seats_url)
@@ -81,7 +90,7 @@ def _take(token: str, number: int, shoot: Callable[[], bytes], source: str):  # 
         flash(str(err), "error")
         return _done(token, number, seats_url)
     _flash_report(report)
-    return _done(token, number, url_for("rounds.show", token=token, number=number))
+    return _done(token, number, round_url)
 
 
 @rounds_bp.get("/g/<token>/r/<int:number>/table/<int:upload_id>")
@@ -172,7 +181,8 @@ def table_panel(rnd: Round) -> dict[str, Any]:
     """What the round page says about table photos: the newest fill (the photo's warnings, the hands it left alone,
     the seats where it found none) and a table photo still waiting for its seats."""
     event = latest_table_fill(rnd)
-    panel: dict[str, Any] = {"waiting": waiting_table_photo(rnd), "fill": None}
+    panel: dict[str, Any] = {"waiting": waiting_table_photo(rnd), "reading": reading_table_photo(rnd),
+                             "failed": failed_table_photo(rnd), "fill": None}
     if event is not None:
         detail = event.detail or {}
         upload = next((u for u in rnd.uploads if u.id == detail.get("upload")), None)
@@ -216,7 +226,7 @@ def _api_filled(token: str, number: int, upload_id: int, report: TableFill, stat
     body, _ = api._round_body(token, number)
     _game, rnd = api._round(token, number)
     upload = table_upload(get_session(), rnd, upload_id)
-    response = jsonify(upload=upload_id, needs_seats=False, seats=table_seats.remembered(rnd.game),
+    response = jsonify(upload=upload_id, status="read", needs_seats=False, seats=table_seats.remembered(rnd.game),
                        hands=[_hand_json(h) for h in table_hands(upload.reading)],
                        warnings=photo_warnings(upload.reading), table=report.as_dict(), round=body.get_json())
     response.headers["ETag"] = body.headers["ETag"]
@@ -228,16 +238,24 @@ def _api_take(token: str, number: int, data_of: Callable[[], bytes], source: str
     game, rnd = api._round(token, number)
     given = _api_seats(game, seats_text)
     rounds.require_open(rnd)
+    if given is not None:  # said with the photo: remembered first, so that a reading job fills by them too
+        table_seats.remember(game, given)
+        get_session().commit()
     upload = store_table_photo(get_session(), _store(), rnd, data_of(), source=source, read_slots=_read_slots())
-    upload_id, hands = upload.id, table_hands(upload.reading)
-    seats = table_seats.remember(game, given) if given is not None else table_seats.remembered(game)
-    if given is None and not table_seats.knows(game, [hand.seat for hand in hands]):
+    upload_id, status, hands = upload.id, upload.status, table_hands(upload.reading)
+    done = filled_by(rnd, upload_id)
+    if status != "read" or done is not None:  # a reading job has it, or has filled the round already
         body, _ = api._round_body(token, number)
-        return jsonify(upload=upload_id, needs_seats=True,
+        return jsonify(upload=upload_id, status=status, needs_seats=False, seats=table_seats.remembered(game),
+                       hands=[_hand_json(h) for h in hands], warnings=photo_warnings(upload.reading), table=done,
+                       round=body.get_json()), 202 if status != "read" else 201
+    if not table_seats.knows(game, [hand.seat for hand in hands]):
+        body, _ = api._round_body(token, number)
+        return jsonify(upload=upload_id, status=status, needs_seats=True,
                        seats=table_seats.proposal(game, [hand.seat for hand in hands]),
                        hands=[_hand_json(h) for h in hands], warnings=photo_warnings(upload.reading),
                        table=None, round=body.get_json()), 202
-    report = fill_from_table(get_session(), rnd, upload_id, seats, check_version=False)
+    report = fill_from_table(get_session(), rnd, upload_id, table_seats.remembered(game), check_version=False)
     return _api_filled(token, number, upload_id, report, 201)
 
 
