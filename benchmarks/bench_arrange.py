@@ -2,7 +2,9 @@
 
     .venv/bin/python benchmarks/bench_arrange.py [--hands N] [--rounds R] [--rules fujian,taiwan,2-4]
         speed: best_arrangement per hand over N random hands (one call per hand, after one warm-up per
-        preset), median / p95 / max; hindsight per random four-player round (R rounds), median / p95 / max
+        preset), median / p95 / max, wall and CPU (time.process_time) milliseconds; hindsight per random
+        four-player round (R rounds; criss-cross: two players with two sets each).  Any preset works,
+        seed 004's variants included (low-middle, eleven-point, criss-cross).
     ... --reference H [--deals K]
         the Monte-Carlo reference (scoring.advisor_reference) on H random hands per preset, K deals each:
         per hand the reference's value of the advisor's split against the reference's best split, the
@@ -12,7 +14,8 @@
         simulated four-player play, D deals per preset: each deal is played with all four hands set by the
         "strongest back, then middle, then front" setter, then once per seat with that seat set by the
         advisor instead; prints the advisor seat's points per opponent minus the plain setter's on the
-        same cards (mean and standard error)
+        same cards (mean and standard error).  criss-cross: two players, each in turn setting both sets
+        with the advisor against the plain setter's two; points per set comparison
     ... --brute R
         hindsight against the full brute force: every legal split of every player of R rounds settled
         by scoring.settle_many (which equals settle); prints the largest difference (0 expected)
@@ -83,9 +86,11 @@ def advised(cards: list[str], rules: str):
     return {**{row: advice["best"][row] for row in ROWS}, "natural": False}
 
 
-def plain(cards: list[str], rules: str) -> dict:
+def plain(cards: list[str], rules: str):
     """The plain setter declines nothing: a natural the cards make is claimed as the engine does."""
-    return {"cards": cards} if scoring.detect_naturals(cards, rules) else strongest_rows(cards, rules)
+    if scoring.detect_naturals(cards, rules):
+        return {"cards": cards}
+    return strongest_rows(cards, rules)
 
 
 def speed(args: argparse.Namespace) -> None:
@@ -99,13 +104,18 @@ def speed(args: argparse.Namespace) -> None:
         print(line("best_arrangement", millis, cpu))
         rounds = []
         for _ in range(args.rounds):
-            hands = four_hands(rng)
-            rounds.append({"rules": rules, "players": {f"p{seat}": strongest_rows(hand, rules)
-                                                      for seat, hand in enumerate(hands)},
+            hands = [strongest_rows(hand, rules) for hand in four_hands(rng)]
+            if resolve_rules(rules).criss_cross != "off":   # two players, two sets each
+                players = {"p0": {"sets": hands[:2]}, "p1": {"sets": hands[2:]}}
+            else:
+                players = {f"p{seat}": hand for seat, hand in enumerate(hands)}
+            rounds.append({"rules": rules, "players": players,
                            **({"banker": "p0"} if resolve_rules(rules).banker_mode else {})})
         scoring.hindsight(rounds[0])
         millis, cpu = zip(*(timed(lambda: scoring.hindsight(round_)) for round_ in rounds))
-        print(line("hindsight, 4-player round", millis, cpu, "rounds"))
+        label = ("hindsight, 2 players x 2 sets" if resolve_rules(rules).criss_cross != "off"
+                 else "hindsight, 4-player round")
+        print(line(label, millis, cpu, "rounds"))
 
 
 def reference(args: argparse.Namespace) -> None:
@@ -149,6 +159,22 @@ def reference(args: argparse.Namespace) -> None:
               f"p90 {100 * percentile(sorted(ranks), 0.9):.2f}%")
 
 
+def criss_cross_gains(hands: list[list[str]], rules: str) -> list[float]:
+    """Two players with two sets each: per player, the advisor's two sets against the plain setter's, the
+    opponent plain; points per set comparison."""
+    plain_sets = [plain(hand, rules) for hand in hands]
+    players = {"p0": {"sets": plain_sets[:2]}, "p1": {"sets": plain_sets[2:]}}
+    base = scoring.settle({"rules": rules, "players": players}, audit=False)["net"]
+    gains = []
+    for name, own in (("p0", hands[:2]), ("p1", hands[2:])):
+        advice = scoring.best_arrangement({"sets": [" ".join(cards) for cards in own]}, rules)["sets"]
+        sets = [{row: entry["best"][row] for row in ROWS} | {"natural": False} for entry in advice]
+        net = scoring.settle({"rules": rules, "players": {**players, name: {"sets": sets}}}, audit=False)["net"]
+        comparisons = 4 if resolve_rules(rules).criss_cross == "each-vs-each" else 2
+        gains.append(float(Fraction(net[name]) - Fraction(base[name])) / comparisons)
+    return gains
+
+
 def play(args: argparse.Namespace) -> None:
     for rules in args.rules.split(","):
         rng = random.Random(f"{args.seed}play{rules}")
@@ -156,6 +182,9 @@ def play(args: argparse.Namespace) -> None:
         start = time.perf_counter()
         for _ in range(args.play):
             hands = four_hands(rng)
+            if resolve_rules(rules).criss_cross != "off":
+                gains.extend(criss_cross_gains(hands, rules))
+                continue
             names = [f"p{seat}" for seat in range(4)]
             plain_hands = [plain(hand, rules) for hand in hands]
             base = scoring.settle({"rules": rules, "players": dict(zip(names, plain_hands))}, audit=False)
@@ -165,7 +194,8 @@ def play(args: argparse.Namespace) -> None:
                 net = scoring.settle({"rules": rules, "players": players}, audit=False)["net"][names[seat]]
                 gains.append(float(Fraction(net) - Fraction(base["net"][names[seat]])) / 3)
         mean, error = statistics.mean(gains), statistics.stdev(gains) / len(gains) ** 0.5
-        print(f"{rules}: {args.play} deals x 4 seats ({time.perf_counter() - start:.0f} s): the advisor's seat "
+        seats = "2 players x 2 sets" if resolve_rules(rules).criss_cross != "off" else "4 seats"
+        print(f"{rules}: {args.play} deals x {seats} ({time.perf_counter() - start:.0f} s): the advisor's seat "
               f"scores {mean:+.3f} ± {error:.3f} points per opponent per hand more than the plain setter "
               f"(strongest back, middle, front) on the same cards against three plain setters; "
               f"better on {sum(g > 0 for g in gains)}, worse on {sum(g < 0 for g in gains)} of {len(gains)} hands")
@@ -211,7 +241,7 @@ def main() -> None:
     parser.add_argument("--brute", type=int, default=0, metavar="R")
     args = parser.parse_args()
     print(f"arrangement advisor, Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f}")
+          f"load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}")
     if args.reference:
         reference(args)
     elif args.play:

@@ -3,8 +3,10 @@
 For each preset: deal random four-player rounds from one shuffled deck, set every hand with the advisor
 (scoring.advisor.best_split), record each row's strength, and count how often one set hand scoops
 another (all three rows, or 辗过 where the preset counts it).  The first pass sets hands against random
-rows; each later pass against the previous pass's table (two passes by default), so the table describes
-hands set by a player who expects well-set opponents.  Seeded: the same arguments build the same file.
+rows; each later pass against the rows of all earlier passes but the first, pooled (fictitious play:
+a plain "previous pass" oscillates, the advisor over-correcting for the last table), and the shipped
+table pools passes 2 onwards, so that the rows the advisor lays with it are, near enough, the rows it
+expects.  Seeded: the same arguments build the same file.
 """
 
 from __future__ import annotations
@@ -17,21 +19,25 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .advisor import best_split
-from .advisor_model import ROW_NAMES, TABLE_FILE, OpponentModel, RowModel, random_rows_model
-from .rules import presets, resolve_rules
+from .advisor import TOTAL_OFFSET, best_split
+from .advisor_model import MOST_WINNERS, ROW_NAMES, TABLE_FILE, TABLE_OF, TOTALS, OpponentModel, random_rows_model, row_model
+from .row_order import LOW_FLIP
+from .rules import Rules, presets, resolve_rules
 
 
-def _model_from(strengths: np.ndarray, scoop_rate: float, source: str) -> OpponentModel:
+def _model_from(rules: Rules, strengths: np.ndarray, scoop_rate: float, overall, source: str) -> OpponentModel:
     rows = []
     for row in range(3):
         known, counts = np.unique(strengths[:, row], return_counts=True)
-        rows.append(RowModel(known.astype(np.int64), counts / counts.sum()))
-    return OpponentModel(tuple(rows), scoop_rate, source)  # type: ignore[arg-type]
+        rows.append(row_model(known, counts.astype(np.float64), 3 if row == 0 else 5, rules.wheel_second,
+                              rules.low_middle and row == 1))
+    top, others = overall if overall is not None else (None, None)
+    return OpponentModel(tuple(rows), scoop_rate, source, top, others)  # type: ignore[arg-type]
 
 
-def self_play(preset: str, rounds: int, model: OpponentModel, seed: int) -> tuple[np.ndarray, float]:
-    """(strengths of every set hand (4 * rounds, 3), share of ordered hand pairs where one scoops the other)."""
+def self_play(preset: str, rounds: int, model: OpponentModel, seed: int):
+    """(strengths of every set hand (4 * rounds, 3), share of ordered hand pairs where one scoops the
+    other, the 11-point game's overall tables or None)."""
     rules = resolve_rules(preset)
     opponents = 1 if rules.banker_mode else 3
     generator = np.random.default_rng(seed)
@@ -41,47 +47,111 @@ def self_play(preset: str, rounds: int, model: OpponentModel, seed: int) -> tupl
         for seat in range(4):
             _, rows, _ = best_split(deck[13 * seat:13 * seat + 13].astype(np.int64), rules, opponents, model)
             strengths[4 * deal + seat] = rows
-    by_deal = strengths.reshape(rounds, 4, 3)
+    keys = strengths.copy()
+    if rules.low_middle:
+        keys[:, 1] ^= LOW_FLIP
+    by_deal = keys.reshape(rounds, 4, 3)
     scoops = pairs = 0
+    results = np.zeros((rounds, 4, 4), dtype=np.int64)   # rows won minus rows lost, seat against seat
+    swept = np.zeros((rounds, 4, 4), dtype=bool)
     for first in range(4):
         for second in range(4):
             if first != second:
-                results = np.sign(by_deal[:, first] - by_deal[:, second])
-                wins, losses = (results > 0).sum(axis=1), (results < 0).sum(axis=1)
+                signs = np.sign(by_deal[:, first] - by_deal[:, second])
+                wins, losses = (signs > 0).sum(axis=1), (signs < 0).sum(axis=1)
                 scooped = (wins == 3) | (rules.scoop_includes_no_loss & (wins > 0) & (losses == 0))
                 scoops += int(scooped.sum())
                 pairs += rounds
-    return strengths, scoops / pairs
+                results[:, first, second] = wins - losses
+                swept[:, first, second] = wins == 3
+    overall = _overall_tables(rules, results, swept) if rules.overall_bonus else None
+    return strengths, scoops / pairs, overall
+
+
+def _overall_tables(rules: Rules, results: np.ndarray, swept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """[players - 2, row total + 9, winners - 1] -> share of hands at that row total that were among the
+    top (``top``) or saw others top (``others``), at tables of the deals' first 2, 3 and 4 seats."""
+    top = np.zeros((3, TOTALS, MOST_WINNERS))
+    others = np.zeros((3, TOTALS, MOST_WINNERS))
+    seen = np.zeros((3, TOTALS))
+    for players in (2, 3, 4):
+        table = results[:, :players, :players]
+        row_totals = table.sum(axis=2)
+        totals = row_totals.astype(np.float64)
+        if rules.fourth_point != "none" and players >= rules.fourth_point_min_players:
+            sweeps = swept[:, :players, :players]
+            if rules.fourth_point == "per-scoop":
+                totals = totals + sweeps.sum(axis=2) - sweeps.sum(axis=1)
+            else:
+                everyone = sweeps.sum(axis=2) == players - 1
+                totals = totals + everyone * (players - 1) - (everyone.sum(axis=1, keepdims=True) - everyone)
+        best = totals.max(axis=1, keepdims=True)
+        is_top = totals == best
+        winners = is_top.sum(axis=1, keepdims=True) + np.zeros_like(totals, dtype=np.int64)
+        index = row_totals + TOTAL_OFFSET
+        np.add.at(seen[players - 2], index.ravel(), 1)
+        np.add.at(top[players - 2], (index[is_top], winners[is_top] - 1), 1)
+        np.add.at(others[players - 2], (index[~is_top], winners[~is_top] - 1), 1)
+    for players in range(3):
+        filled = np.flatnonzero(seen[players])
+        top[players, filled] /= seen[players, filled, None]
+        others[players, filled] /= seen[players, filled, None]
+        for total in np.flatnonzero(seen[players] == 0).tolist():   # never seen: the nearest seen total's
+            source = filled[np.abs(filled - total).argmin()]
+            top[players, total], others[players, total] = top[players, source], others[players, source]
+    return top, others
 
 
 def build(preset_ids: Sequence[str], rounds: int, passes: int, seed: int, out: Path) -> None:
     arrays: dict[str, np.ndarray] = {}
+    if out.is_file():   # keep the presets not rebuilt
+        with np.load(out) as old:
+            arrays = {key: old[key] for key in old.files if key.split("_", 1)[0] not in preset_ids}
     for preset in preset_ids:
         rules = resolve_rules(preset)
-        model = random_rows_model(rules.wheel_second)
+        model = random_rows_model(rules.wheel_second, rules.low_middle)
         started = time.perf_counter()
+        pooled, rates, tables = [], [], []
         for number in range(passes):
-            strengths, scoop_rate = self_play(preset, rounds, model, seed + number)
-            model = _model_from(strengths, scoop_rate, f"pass {number + 1}")
-        for row, row_model in zip(ROW_NAMES, model.rows):
-            arrays[f"{preset}_{row}_strength"] = row_model.strengths.astype(np.int32)
-            arrays[f"{preset}_{row}_count"] = np.round(row_model.probability * len(strengths)).astype(np.int32)
+            strengths, scoop_rate, overall = self_play(preset, rounds, model, seed + number)
+            if number == 0 and passes > 1:   # against random rows: only a start
+                model = _model_from(rules, strengths, scoop_rate, overall, "pass 1")
+                continue
+            pooled.append(strengths)
+            rates.append(scoop_rate)
+            tables.append(overall)
+            overall_pooled = None if overall is None else tuple(np.mean([t[i] for t in tables], axis=0)
+                                                                for i in range(2))
+            model = _model_from(rules, np.concatenate(pooled), float(np.mean(rates)), overall_pooled,
+                                f"passes 2-{number + 1}")
+        strengths = np.concatenate(pooled)
+        for row, name in enumerate(ROW_NAMES):
+            known, counts = np.unique(strengths[:, row], return_counts=True)
+            arrays[f"{preset}_{name}_strength"] = known.astype(np.int32)
+            arrays[f"{preset}_{name}_count"] = counts.astype(np.int32)
         arrays[f"{preset}_hands"] = np.array(len(strengths))
         arrays[f"{preset}_scoop_rate"] = np.array(model.scoop_rate)
-        print(f"{preset}: {len(strengths):,} hands a pass, {passes} passes, scoop rate {model.scoop_rate:.3f}, "
-              f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-    np.savez_compressed(out, **arrays)
+        if rules.low_middle:
+            arrays[f"{preset}_low_middle"] = np.array(True)
+        if model.top is not None:
+            arrays[f"{preset}_overall_top"] = model.top.astype(np.float32)
+            arrays[f"{preset}_overall_others_top"] = model.others_top.astype(np.float32)
+        print(f"{preset}: {passes} passes of {4 * rounds:,} hands, the table pools {len(strengths):,}, scoop rate "
+              f"{model.scoop_rate:.3f}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        np.savez_compressed(out, **arrays)   # after each preset: a long build can be stopped
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=1500, help="four-player deals a pass per preset")
-    parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=1000, help="four-player deals a pass per preset")
+    parser.add_argument("--passes", type=int, default=5)
     parser.add_argument("--seed", type=int, default=20261201)
-    parser.add_argument("--presets", nargs="*", default=None, help="default: every Chinese-poker preset")
+    parser.add_argument("--presets", nargs="*", default=None,
+                        help="default: every Chinese-poker preset with a table of its own (not criss-cross, which "
+                             "plays 2-4's rows: scoring.advisor_model.TABLE_OF)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name(TABLE_FILE))
     args = parser.parse_args(argv)
-    build(args.presets or sorted(presets()), args.rounds, args.passes, args.seed, args.out)
+    build(args.presets or sorted(set(presets()) - set(TABLE_OF)), args.rounds, args.passes, args.seed, args.out)
     return 0
 
 

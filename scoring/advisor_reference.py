@@ -13,10 +13,10 @@ from typing import Optional
 
 import numpy as np
 
-from .advisor import _strength_key, best_arrangement, score_splits
+from .advisor import best_arrangement, score_splits, strength_key
 from .cards import CODES
 from .hand_input import parse_hand_input
-from .hindsight import _split_nets
+from .hindsight import Table, _split_nets
 from .player_state import player_state
 from .rules import resolve_rules
 from .splits import FIVE_SUBSETS, FRONT_SUBSETS
@@ -31,7 +31,7 @@ def strongest_rows(cards: list[str], preset: str, options: Optional[dict] = None
     rules = resolve_rules(preset, options)
     laid = np.array(parse_hand_input(" ".join(cards)).cards, dtype=np.int64)
     front, middle, back, strengths, _ = score_splits(laid, rules, 1)
-    best = int(_strength_key(strengths).argmax())
+    best = int(strength_key(strengths, rules).argmax())
     rows = (FRONT_SUBSETS[front[best]], FIVE_SUBSETS[middle[best]], FIVE_SUBSETS[back[best]])
     return " / ".join(" ".join(CODES[card] for card in laid[row]) for row in rows)
 
@@ -57,7 +57,12 @@ def monte_carlo_values(cards: list[str], preset: str, deals: int, seed: int, pla
                   if name != names[0]}
         states[names[0]] = None
         banker = names[1] if rules.banker_mode else None
-        front, middle, back, _, net = _split_nets(rules, names, banker, hands, states, names[0])
+        if banker is not None:
+            pairs = [(1, seat, 1) for seat in range(players) if seat != 1]
+        else:
+            pairs = [(i, j, 0) for i in range(players) for j in range(i + 1, players)]
+        table = Table(rules, names, banker, hands, states, pairs)
+        front, middle, back, _, net = _split_nets(table, names[0])
         ids = np.stack((front, middle, back))
         per_deal.append(net / (1 if rules.banker_mode else players - 1))
     values = np.array(per_deal)

@@ -3,7 +3,9 @@
 The document: ``{"rules": preset, "options": {...}, "players": 4, "cards": "13 codes"}`` for the best
 split, or ``"rows": "front / middle / back"`` instead of cards for the best split and the foul fix of
 those rows (``fix``: the nearest legal arrangement, the cards it moves and why the rows foul, or the
-rows themselves with ``moved`` 0 when they are in order).
+rows themselves with ``moved`` 0 when they are in order).  Criss cross: ``cards`` or ``rows`` may be
+``{"sets": [first, second]}``; the output is then ``{"sets": [advice, advice]}``, each with its ``fix``
+when rows were given.
 """
 
 from __future__ import annotations
@@ -41,17 +43,31 @@ def arrange_document(document: Any) -> dict:
     if "cards" in document:
         return _advice(best_arrangement(document["cards"], rules, options, players))
     rows = document["rows"]
+    if isinstance(rows, dict) and "sets" in rows:   # criss cross: both sets, each advised and fixed
+        advice = _advice(best_arrangement(rows, rules, options, players))
+        fixed = legal_fix(rows, rules, options)
+        for number, (entry, fix) in enumerate(zip(advice["sets"], fixed["sets"])):
+            entry["fix"] = _fix_entry(rows["sets"][number], fix, rules, options)
+        return advice
     hand = parse_hand_input(rows, "rows")
     if hand.rows is None:
         raise ScoringError("rows: write the hand as 'front / middle / back'")
     advice = _advice(best_arrangement(rows, rules, options, players))
-    fixed = legal_fix(rows, rules, options)
-    laid = {row: [CODES[card] for card in part] for row, part in zip(ROWS, hand.rows)}
-    advice["fix"] = {**fixed, "moved": _moved(laid, fixed), "foul": foul_reason(rows, rules, options)}
+    advice["fix"] = _fix_entry(rows, legal_fix(rows, rules, options), rules, options)
     return advice
 
 
+def _fix_entry(rows: Any, fixed: dict, rules: Any, options: Any) -> dict:
+    hand = parse_hand_input(rows, "rows")
+    if hand.rows is None:
+        raise ScoringError("rows: write the hand as 'front / middle / back'")
+    laid = {row: [CODES[card] for card in part] for row, part in zip(ROWS, hand.rows)}
+    return {**fixed, "moved": _moved(laid, fixed), "foul": foul_reason(rows, rules, options)}
+
+
 def _advice(found: dict) -> dict:
+    if "sets" in found:
+        return {"sets": [_advice(entry) for entry in found["sets"]]}
     result = {"best": found["best"], "runner_up": found["runner_up"]}
     if found["natural"] is not None:
         result["natural"] = found["natural"]

@@ -56,11 +56,25 @@ def legal_fix(rows: Any, rules: Any, options: Optional[dict] = None) -> dict[str
     when its rows are in order; otherwise cards that stay in their row keep their slots and the cards
     moved in fill the freed slots in the order they were laid.  Looks at row order only: a hand that
     plays as a natural may still get a fix (foul_reason says None for it).  ScoringError for a hand
-    that is not 13 distinct cards laid 3 / 5 / 5.
+    that is not 13 distinct cards laid 3 / 5 / 5.  Criss cross: ``{"sets": [first, second]}`` returns
+    ``{"sets": [fix, fix]}``, each set fixed on its own (a single set is fixed like any hand).
     """
     check_document([rows, rules, options], "the hand and rules")
     resolved = resolve_rules(rules, options)
-    hand = parse_hand_input(rows, "hand")
+    if resolved.criss_cross != "off" and isinstance(rows, dict) and "sets" in rows:
+        return _fix_sets(rows, resolved)
+    return _fix(parse_hand_input(rows, "hand"), resolved)
+
+
+def _fix_sets(entry: dict, rules: Rules) -> dict:
+    """Criss cross: each set fixed on its own (no card moves between the sets, seed 004 line 106)."""
+    sets = entry["sets"]
+    if set(entry) != {"sets"} or not isinstance(sets, list) or len(sets) != 2:
+        raise ScoringError("hand: criss cross takes the two sets as {\"sets\": [first, second]}")
+    return {"sets": [_fix(parse_hand_input(hand, f"set {number}"), rules) for number, hand in enumerate(sets, 1)]}
+
+
+def _fix(hand: Any, resolved: Rules) -> dict[str, list[str]]:
     if hand.rows is None:
         raise ScoringError("hand: a legal fix needs the hand laid out as front / middle / back")
     laid = hand.rows

@@ -20,20 +20,32 @@ ODDS_SCALE = 1 << 32
 FIVE_ROWS, THREE_ROWS = comb(52, 5), comb(52, 3)
 
 
-def _counts_by_strength(size: int, wheel_second: bool) -> dict[int, int]:
+def _counts_by_strength(size: int, wheel_second: bool, wheel_straight: bool = True) -> dict[int, int]:
+    """Strength -> how many of the C(52, size) rows have it (wheel_straight=False: deuce-to-seven's reading)."""
     counts: dict[int, int] = {}
+    for strength, (ranks, flush) in rank_shapes(size, wheel_second, wheel_straight).items():
+        per_rank = [ranks.count(rank) for rank in set(ranks)]
+        if flush:
+            counts[strength] = 4
+        else:
+            counts[strength] = prod(comb(4, count) for count in per_rank) - (4 if size == 5 and len(per_rank) == 5
+                                                                              else 0)
+    return counts
+
+
+@lru_cache(maxsize=None)
+def rank_shapes(size: int, wheel_second: bool = False, wheel_straight: bool = True) -> dict[int, tuple]:
+    """Strength -> (its rank multiset as a sorted tuple of indices 0..12, whether it is a flush): which
+    cards a row of that strength holds, up to suits (the advisor's card removal reads it)."""
+    shapes: dict[int, tuple] = {}
     for ranks in combinations_with_replacement(range(13), size):
         per_rank = [ranks.count(rank) for rank in set(ranks)]
         if max(per_rank) > 4:
             continue
-        suit_choices = prod(comb(4, count) for count in per_rank)
-        flushes = 4 if size == 5 and len(per_rank) == 5 else 0
-        plain = strength_of_ranks(ranks, False, wheel_second)
-        counts[plain] = counts.get(plain, 0) + suit_choices - flushes
-        if flushes:
-            flush = strength_of_ranks(ranks, True, wheel_second)
-            counts[flush] = counts.get(flush, 0) + flushes
-    return counts
+        shapes[strength_of_ranks(ranks, False, wheel_second, wheel_straight)] = (ranks, False)
+        if size == 5 and len(per_rank) == 5:
+            shapes[strength_of_ranks(ranks, True, wheel_second, wheel_straight)] = (ranks, True)
+    return shapes
 
 
 @lru_cache(maxsize=None)

@@ -65,12 +65,17 @@ def _net(value) -> Fraction:
 
 CASES = [("2-4", 1, {}), ("1-6", 2, {}), ("fujian", 3, {}), ("taiwan", 4, {}), ("points", 5, {}),
          ("hk", 6, {}), ("taiwan-banker", 7, {}), ("taiwan", 8, {"options": {"suit_order": "SHDC"}}),
-         ("points", 9, {"options": {"home_run_min_opponents": 2}}), ("2-4", 10, {})]
+         ("points", 9, {"options": {"home_run_min_opponents": 2}}), ("2-4", 10, {}),
+         # seed 004's variants: the middle played low (both foul rules), the 11-point game's table points
+         ("low-middle", 14, {}), ("low-middle", 15, {"options": {"low_middle_order": "high-order"}}),
+         ("eleven-point", 16, {}), ("eleven-point", 17, {"options": {"fourth_point": "per-scoop",
+                                                                   "overall_ties": "share"}}),
+         ("eleven-point", 18, {"options": {"overall_payment": "each", "fourth_point_min_players": 3}})]
 
 
 @pytest.mark.parametrize("preset,seed,extra", CASES)
 def test_sampled_splits_match_settle(preset, seed, extra):
-    round_ = _round(preset, seed, players=3 if seed == 10 else 4, **extra)
+    round_ = _round(preset, seed, players=3 if seed in (10, 18) else 4, **extra)
     rng = np.random.default_rng(seed)
     for player in round_["players"]:
         front, middle, back, _, nets = split_nets(round_, player)
@@ -80,7 +85,7 @@ def test_sampled_splits_match_settle(preset, seed, extra):
             assert _net(settled["net"][player]) == pytest.approx(float(nets[pick]), abs=1e-9)
 
 
-@pytest.mark.parametrize("preset,seed,extra", CASES[:6])
+@pytest.mark.parametrize("preset,seed,extra", CASES[:6] + CASES[10:])
 def test_reported_best_is_settled_by_the_engine(preset, seed, extra):
     round_ = _round(preset, seed, **extra)
     played = settle(round_, audit=False)
@@ -136,7 +141,51 @@ def test_one_player_only():
         hindsight(round_, "nobody")
 
 
-def test_seed_004_variants_are_refused_in_words():
-    round_ = _round("eleven-point", 13)
-    with pytest.raises(ScoringError, match="variants"):
-        hindsight(round_)
+def _criss_cross_round(seed: int, options=None) -> dict:
+    rng = random.Random(seed)
+    deck = list(CODES)
+    rng.shuffle(deck)
+    sets = [_laid(deck[13 * i:13 * i + 13], rng) for i in range(4)]
+    round_ = {"rules": "criss-cross", "players": {"a": {"sets": sets[:2]}, "b": {"sets": sets[2:]}}}
+    if options:
+        round_["options"] = options
+    settle(round_)
+    return round_
+
+
+def _with_set(round_: dict, player: str, number: int, rows: dict) -> dict:
+    sets = list(round_["players"][player]["sets"])
+    sets[number - 1] = rows
+    return dict(round_, players={**round_["players"], player: {"sets": sets}})
+
+
+@pytest.mark.parametrize("seed,options", [(21, None), (22, {"criss_cross": "set-vs-set"})])
+def test_criss_cross_sets_match_settle(seed, options):
+    """Line 106: each set on its own — a set's split nets, with the other set and the opponent's as laid,
+    equal settle's net for the round with that set replaced; the report's bests are the engine's."""
+    round_ = _criss_cross_round(seed, options)
+    rng = np.random.default_rng(seed)
+    report = hindsight(round_)
+    played = settle(round_, audit=False)
+    for player in ("a", "b"):
+        for number in (1, 2):
+            front, middle, back, _, nets = split_nets(round_, f"{player} (set {number})")
+            laid = round_["players"][player]["sets"][number - 1]
+            for pick in sorted(set(rng.choice(len(nets), size=12, replace=False).tolist()) | {int(nets.argmax())}):
+                rows = _with_split({"players": {"x": laid}}, "x", (front[pick], middle[pick], back[pick]))
+                settled = settle(_with_set(round_, player, number, rows["players"]["x"]), audit=False)
+                assert _net(settled["net"][player]) == pytest.approx(float(nets[pick]), abs=1e-9)
+            entry = report["players"][player]["sets"][number - 1]
+            best = entry["best"]
+            replay = _with_set(round_, player, number, {row: best[row] for row in ("front", "middle", "back")})
+            assert settle(replay, audit=False)["net"][player] == best["net"]
+            assert _net(best["net"]) == pytest.approx(float(nets.max()))
+            assert _net(entry["gain"]) == max(_net(best["net"]) - _net(played["net"][player]), 0)
+        assert _net(report["players"][player]["gain"]) >= max(_net(entry["gain"]) for entry
+                                                            in report["players"][player]["sets"])
+
+
+def test_criss_cross_names_a_set_seat():
+    round_ = _criss_cross_round(23)
+    with pytest.raises(ScoringError, match="set 1"):
+        split_nets(round_, "a")

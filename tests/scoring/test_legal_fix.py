@@ -25,9 +25,11 @@ ROW_NAMES = ("front", "middle", "back")
 LAID = (range(0, 3), range(3, 8), range(8, 13))
 
 # (preset, options): strict and non-decreasing orders, reject (fujian), royalties paid always (2-4),
-# royalties on, the wheel ranked second.
+# royalties on, the wheel ranked second; seed 004's 11-point game and a criss-cross set (the middle
+# played low is checked against its own brute force in test_variants.py).
 CONFIGS = [("hk", None), ("fujian", None), ("2-4", None), ("2-4", {"royalties": True}),
-           ("points", {"wheel": "second"}), ("taiwan-banker", None)]
+           ("points", {"wheel": "second"}), ("taiwan-banker", None), ("eleven-point", None),
+           ("criss-cross", None)]
 
 
 def _all_splits() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -113,6 +115,22 @@ def test_legal_fix_matches_brute_force(rules_id, options):
         assert tie_break_key(*strengths(fixed, rules), rules) == best, laid
         seen_moves[fewest] += 1
     assert max(seen_moves) >= 4   # the hands reach beyond the one-swap fixes
+
+
+def test_criss_cross_fixes_each_set_on_its_own():
+    """Seed 004 line 106 (2組の間でカードの交換をしてはならない): {"sets": [...]} fixes each set within its own
+    13 cards, the same fix as the set alone; a set in order comes back as laid."""
+    rng = random.Random("criss-cross sets")
+    rules = resolve_rules("criss-cross")
+    fouled = fouled_hands(rng, "criss-cross", None, 1)[0]
+    deck = [card for card in CODES if card not in sum(fouled.values(), [])]
+    in_order = scoring.legal_fix(laid_rows(deck[:13]), "criss-cross")
+    fixed = scoring.legal_fix({"sets": [fouled, in_order]}, "criss-cross")
+    assert fixed["sets"][0] == scoring.legal_fix(fouled, "criss-cross")
+    assert fixed["sets"][1] == in_order
+    assert moved(fouled, fixed["sets"][0]) == brute_force(fouled, rules)[0]
+    with pytest.raises(ScoringError, match="sets"):
+        scoring.legal_fix({"sets": [fouled]}, "criss-cross")
 
 
 def test_cards_that_stay_keep_their_slots():
