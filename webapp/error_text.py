@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from webapp.i18n import N_, current_language, translate, translate_or
-from webapp.scoring_text import Form, foul_reason, row_word, set_labels
+from webapp.scoring_text import foul_reason, row_word
+from webapp.sentence_forms import Form, set_labels
 
 _ROW = {"row": row_word}
 

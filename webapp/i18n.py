@@ -1,9 +1,9 @@
 """English / 繁體中文 / 简体中文 through Flask-Babel: gettext catalogs in webapp/translations (en, zh_Hant,
 zh_Hans), the language this device chose (a cookie), else the browser's Accept-Language.
 
-Two kinds of message ids (docs/webapp.md, "Translations"): a page's labels are short keys (``new_game``; the en
+Two kinds of message ids (docs/webapp.md): a page's labels are short keys (``new_game``; the en
 catalog holds their English), and sentences the server or `scoring` writes in English (change lines, settlement
-explanations, foul reasons) have that English template as their id (webapp.scoring_text matches them)."""
+explanations, foul reasons, errors) have that English template as their id (webapp.sentence_forms reads them)."""
 from __future__ import annotations
 
 import json
@@ -93,7 +93,7 @@ def warning_text(note: dict[str, Any]) -> str:
     params = dict(note.get("params") or {})
     if "row" in params:
         params["row"] = translate(str(params["row"]))
-    from webapp.scoring_text import set_labels
+    from webapp.sentence_forms import set_labels
 
     msgid = f"warn_{key}"  # a run-time id, listed for extraction
     return set_labels(translate_or(msgid, str(note.get("text", "")), **params))
@@ -131,11 +131,13 @@ def compile_catalogs(folder: Path = TRANSLATIONS) -> list[Path]:
 
 
 def init_app(app: Flask) -> None:
+    from webapp.change_text import change_text, event_kind
     from webapp.error_text import error_text
     from webapp.option_labels import choice_label, option_help, option_label
     from webapp.rules import option_text
-    from webapp.scoring_text import (change_text, event_kind, explain, foul_reason, hand_description, natural_text,
-                                     preset_description, row_word, set_labels, vs)
+    from webapp.scoring_text import (explain, foul_reason, hand_description, natural_text, preset_description,
+                                     row_word, vs)
+    from webapp.sentence_forms import set_labels
 
     try:
         compile_catalogs()

@@ -1,63 +1,20 @@
-"""Sentences written in English by `scoring` (settlement explanations, foul reasons, Big Two penalties) and by the
-round's change log, in the reader's language.
+"""Sentences written in English by `scoring` (settlement explanations, foul reasons, Big Two penalties) and its
+Chinese names, in the reader's language.
 
 `scoring` stays free of any web or translation code: it writes stable English sentences, and each form it can
-write is listed here as an English template ("{a}'s hand is fouled ({reason}): {b} wins every row, collecting
-{n}"). The template is the gettext message id; a regular expression made from it reads the values back out of
-the sentence, and values that are themselves words (a row, a hand, a foul reason, a natural) are translated too.
-A sentence of a form not listed stays in English (tests/webapp/test_translations.py settles many rounds and checks
-that every sentence scoring wrote was matched). Chinese names from `scoring` (hand categories, naturals, local
-terms, some written in Japanese by the seeds) are message ids as well: the catalogs give the Chinese name."""
+write is listed here as an English template (webapp.sentence_forms). Values that are themselves words (a row, a
+hand, a foul reason, a natural) are translated too. A sentence of a form not listed stays in English
+(tests/webapp/test_translations.py settles many rounds and checks that every sentence scoring wrote was matched).
+Chinese names from `scoring` (hand categories, naturals, local terms, some written in Japanese by the seeds) are
+message ids as well: the catalogs give the Chinese name."""
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from webapp.i18n import N_, current_language, translate, translate_or
-
-Converter = Callable[[str], str]
-
-
-class Form:
-    """One English sentence form: its message id and the pattern that reads its values."""
-
-    def __init__(self, msgid: str, converters: dict[str, Converter] | None = None) -> None:
-        self.msgid = msgid
-        self.converters = converters or {}
-        parts = re.split(r"\{(\w+)\}", msgid)
-        pattern = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts))
-        self.pattern = re.compile(pattern, re.DOTALL)
-
-    def render(self, text: str) -> str | None:
-        found = self.pattern.fullmatch(text)
-        if found is None:
-            return None
-        values = {name: self.converters.get(name, _as_is)(value) for name, value in found.groupdict().items()}
-        return set_labels(translate(self.msgid, **values))
-
-
-_SET_LABEL = re.compile(r" \(set (?P<n>\d+)\)")
-
-
-def set_labels(text: str) -> str:
-    """Criss cross names a player's set "Ann (set 2)" (scoring.criss_cross.seat_name): "Ann（第 2 副）"."""
-    if current_language() == "en" or "(set " not in text:
-        return text
-    return _SET_LABEL.sub(lambda found: translate(N_("set_label"), n=found["n"]), text)
-
-
-def _as_is(value: str) -> str:
-    return value
-
-
-def _first(forms: list[Form], text: str) -> str | None:
-    for form in forms:
-        rendered = form.render(text)
-        if rendered is not None:
-            return rendered
-    return None
-
+from webapp.sentence_forms import Form, first_match, set_labels
 
 # --- words inside sentences -------------------------------------------------------------------------------------
 
@@ -102,7 +59,7 @@ def hand_description(text: str) -> str:
     """'Pair of Aces' -> '一對（A）' (English pages: as scoring wrote it)."""
     if current_language() == "en":
         return text
-    return _first(HAND_FORMS, text) or text
+    return first_match(HAND_FORMS, text) or text
 
 
 _HAND = {"h": hand_description, "g": hand_description}
@@ -119,7 +76,7 @@ def foul_reason(text: str) -> str:
     """Why a hand is fouled, in the reader's language."""
     if current_language() == "en":
         return text
-    return _first(FOUL_FORMS, text) or text
+    return first_match(FOUL_FORMS, text) or text
 
 
 def name_text(text: str) -> str:
@@ -241,7 +198,7 @@ def _multiplier(why: str) -> str:
     if monsters:
         names = [translate(MONSTERS[name]) for name in monsters.group(1).split(" and a ")]
         return translate(N_("holds {monsters}"), monsters=translate(N_("list_separator")).join(names))
-    return _first(MULTIPLIER_FORMS, why) or why
+    return first_match(MULTIPLIER_FORMS, why) or why
 
 
 def penalty_text(text: str) -> str:
@@ -253,7 +210,7 @@ def sentence(text: str) -> str:
     """One of scoring's sentences in the reader's language (English pages: unchanged)."""
     if current_language() == "en" or not text:
         return text
-    rendered = _first(STEP_FORMS, text)
+    rendered = first_match(STEP_FORMS, text)
     if rendered is not None:
         return rendered
     if _TIMES.search(text + " =") or re.match(r"[2-9TJQKA][SHDC] \d", text):
@@ -277,105 +234,6 @@ def explain(note: dict[str, Any]) -> str:
 
 def vs(sides: list[str]) -> str:
     return set_labels(translate(N_("vs_separator")).join(sides))
-
-
-# --- the change log (webapp.rounds.changes.describe) ----------------------------------------------------------
-
-EVENT_KINDS = {
-    "create": N_("event_create"), "read": N_("event_read"), "manual": N_("event_manual"),
-    "correct": N_("event_correct"), "remove": N_("event_remove"), "move": N_("event_move"),
-    "swap_cards": N_("event_swap_cards"), "swap": N_("event_swap"), "fix": N_("event_fix"),
-    "surrender": N_("event_surrender"), "unsurrender": N_("event_unsurrender"), "natural": N_("event_natural"),
-    "out": N_("event_out"), "not_out": N_("event_not_out"), "instant_win": N_("event_instant_win"),
-    "no_instant_win": N_("event_no_instant_win"), "details": N_("event_details"), "settle": N_("event_settle"),
-    "reopen": N_("event_reopen"), "undo": N_("event_undo"), "table": N_("event_table"),
-    "table_read": N_("event_table_read"), "read_failed": N_("event_read_failed"),
-}
-
-
-def event_kind(kind: str) -> str:
-    """A round event's kind (the history's short label) in the reader's language."""
-    msgid = EVENT_KINDS.get(kind)
-    return translate(msgid) if msgid else kind
-
-
-def _whose(text: str) -> str:
-    """'their' (the actor's own hand) or "Ann's" (criss cross: "Ann's set 2"), as the Chinese sentence says it."""
-    found = _WHOSE_VALUE.fullmatch(text)
-    base, number = (found["base"], found["n"]) if found else (text, None)
-    said = translate("whose_own") if base == "their" else translate(N_("whose_player"), name=base[:-2])
-    return said + translate(N_("whose_set"), n=number) if number else said
-
-
-def _actor(name: str) -> str:
-    return translate("someone") if name == "Someone" else name
-
-
-def _error_line(text: str) -> str:
-    from webapp.error_text import error_text
-
-    return error_text(text)
-
-
-_CHANGE = {"a": _actor, "whose": _whose, "row": row_word, "to": row_word, "error": _error_line}
-CHANGE_FORMS = [Form(msgid, _CHANGE) for msgid in (
-    N_("{a} started the round"),
-    N_("{a} read {whose} cards from a photo"),
-    N_("{a} read {whose} cards from a webcam shot"),
-    N_("{a} read {n} hand from a table photo"),
-    N_("{a} read {n} hands from a table photo"),
-    N_("{a}'s photo of {whose} cards could not be read: {error}"),
-    N_("{a}'s table photo was read: say who sits where"),
-    N_("{a} typed {whose} cards"),
-    N_("{a} added {c} to {whose} {row}"),
-    N_("{a} changed {c} to {d} in {whose} {row}"),
-    N_("{a} removed {c} from {whose} {row}"),
-    N_("{a} moved {c} within {whose} {row}"),
-    N_("{a} moved {c} from {whose} {row} to {to}"),
-    N_("{a} swapped {c} and {d} in {whose} hand"),
-    N_("{a} swapped {whose} {row} and {to} rows"),
-    N_("{a} rearranged {whose} fouled hand ({n} card(s) moved)"),
-    N_("{a} marked {p} as surrendered"),
-    N_("{a} marked {p} as playing (no surrender)"),
-    N_("{a} declared {whose} natural"),
-    N_("{a} withdrew {whose} natural"),
-    N_("{a} marked {p} as the one who went out"),
-    N_("{a} marked {p} as not out"),
-    N_("{a} claimed {whose} instant win"),
-    N_("{a} withdrew {whose} instant win"),
-    N_("{a} set the finishing order and 頂大"),
-    N_("{a} settled the round (settlement {n})"),
-    N_("{a} settled the round"),
-    N_("{a} re-opened the round"),
-    N_("{a} undid a change"),
-)]
-_UNDID = Form(N_("{a} undid: {change}"), {"a": _actor})
-_WHOSE_VALUE = re.compile(r"(?P<base>their|.+?'s)(?: set (?P<n>\d+))?")
-
-
-def change_text(text: str) -> str:
-    """A change line ("Bob moved 7♠ from Ann's middle to back") in the reader's language; a line of a form this
-    table does not know stays in English."""
-    if current_language() == "en":
-        return text
-    return _change(text)
-
-
-def _change(text: str) -> str:
-    undid = _UNDID.pattern.fullmatch(text)
-    if undid:
-        return translate(_UNDID.msgid, a=_actor(undid["a"]), change=_change(undid["change"]))
-    for form in CHANGE_FORMS:
-        found = form.pattern.fullmatch(text)
-        if found is None:
-            continue
-        values = found.groupdict()
-        if "whose" in values and not _WHOSE_VALUE.fullmatch(values["whose"]):
-            continue
-        if any(values.get(key) not in ("front", "middle", "back", "cards") for key in ("row", "to") if key in values):
-            continue
-        return set_labels(translate(form.msgid, **{k: form.converters.get(k, _as_is)(v) for k, v in values.items()}))
-    return text
 
 
 # --- presets ----------------------------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def test_every_change_line_reads_in_chinese(app):
 
     from flask import session
 
-    from webapp.scoring_text import change_text
+    from webapp.change_text import change_text
     from webapp.models import RoundEvent
     from webapp.rounds.changes import describe
 

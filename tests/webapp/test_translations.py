@@ -274,7 +274,7 @@ def test_every_kind_of_change_has_a_chinese_line_and_label(app):
 
     from webapp.models import RoundEvent
     from webapp.rounds.changes import describe
-    from webapp.scoring_text import EVENT_KINDS, change_text, event_kind
+    from webapp.change_text import EVENT_KINDS, change_text, event_kind
 
     source = (ROOT / "webapp" / "rounds" / "changes.py").read_text()
     kinds = set(re.findall(r'kind == "(\w+)"', source))
