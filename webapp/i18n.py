@@ -85,18 +85,21 @@ def is_english() -> bool:
 
 
 def warning_text(note: dict[str, Any]) -> str:
-    """A review warning in the reader's language (English: the review's own text; a reader warning the review
-    does not restate stays as the reader wrote it)."""
-    key = str(note.get("key"))
-    if is_english() or not key:
-        return str(note.get("text", ""))
+    """A review warning in the reader's language (English: the review's own text). A reader warning the review
+    does not restate has no key: it is shown as an error line (translated when it is of a known form)."""
+    from webapp.error_text import error_text
+    from webapp.sentence_forms import set_labels
+
+    text, key = str(note.get("text", "")), note.get("key")
+    if is_english():
+        return text
+    if not key:
+        return error_text(text)
     params = dict(note.get("params") or {})
     if "row" in params:
         params["row"] = translate(str(params["row"]))
-    from webapp.sentence_forms import set_labels
-
     msgid = f"warn_{key}"  # a run-time id, listed for extraction
-    return set_labels(translate_or(msgid, str(note.get("text", "")), **params))
+    return set_labels(translate_or(msgid, text, **params))
 
 
 def preset_label(name: str) -> str:
