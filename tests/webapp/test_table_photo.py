@@ -242,3 +242,13 @@ def test_the_servers_webcam_takes_the_table_photo(client, monkeypatch):
     assert [(u["player"], u["source"]) for u in kept] == [("", "webcam")]  # the table photo, no hand yet
     api_shot = client.post(f"/api/games/{token}/rounds/{number}/table-webcam")
     assert api_shot.status_code == 202 and api_shot.get_json()["needs_seats"] is True  # the seats are still unknown
+
+
+def test_saving_the_seats_goes_back_only_to_a_page_of_this_game(client):
+    token = create_game(client, FOUR)
+    page = f"/g/{token}/seats"
+    for target, expected in ((f"/g/{token}/r/1/table", f"/g/{token}/r/1/table"),
+                             ("https://elsewhere.example/", f"/g/{token}"), (f"/g/{token}//evil", f"/g/{token}")):
+        saved = client.post(page, data={"csrf_token": csrf_token(client, page), "seat0": "Ann", "next": target})
+        assert saved.status_code == 303 and saved.headers["Location"].endswith(expected)
+    assert client.get(f"/api/games/{token}/table-seats").get_json()["seats"] == {"0": "Ann"}

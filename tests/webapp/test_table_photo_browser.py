@@ -81,7 +81,17 @@ def test_a_table_photo_fills_a_four_player_round_after_the_seats(live_server, ph
     page.wait_for_selector("#overlay[viewBox]", state="attached")
     assert review_rows(page) == FOUR_HANDS[0]
     assert page.locator("#overlay rect.box").count() == 13
+    # The photo opens on Ann's part of the table: her 13 boxes inside the frame, which is the page's width.
+    page.wait_for_selector("#photo-wrap[data-focused]", state="attached")
+    frame = page.locator("#photo-wrap").bounding_box()
+    boxes = page.locator("#overlay rect.box").evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())")
+    inside = [b for b in boxes if b["left"] >= frame["x"] - 1 and b["right"] <= frame["x"] + frame["width"] + 1
+              and b["top"] >= frame["y"] - 1 and b["bottom"] <= frame["y"] + frame["height"] + 1]
+    assert len(inside) == 13 and min(b["width"] for b in boxes) > 15  # zoomed in: each card's box is readable
     shot(page, "05-review-ann")
+    page.click("#photo-wrap")  # a tap shows the whole table
+    assert page.locator("#photo-wrap").evaluate("e => e.classList.contains('whole')")
+    shot(page, "05b-review-ann-whole-table")
     page.click("text=← Round 1")
 
     settle = page.locator("#settle")

@@ -195,6 +195,17 @@ def table_panel(rnd: Round) -> dict[str, Any]:
     return panel
 
 
+@rounds_bp.app_template_global("table_focus")
+def table_focus(reading: Any) -> list[int] | None:
+    """The part of a table photo a hand filled from it lies in (its outline, in photo pixels): the hand page opens
+    the photo there. None for a hand's own photo."""
+    if not isinstance(reading, dict) or "table_upload" not in reading:
+        return None
+    hands = table_hands({"hands": [{**reading, "seat": 0}]})
+    outline = hands[0].outline if hands else None
+    return [round(v) for v in outline] if outline else None
+
+
 @games.bp.app_template_global("table_seats_of")
 def table_seats_of(game: Game) -> list[tuple[str, str]]:
     """The game's remembered seats as (side, player or '') in seat order, for the game page."""
