@@ -73,7 +73,7 @@ def translate(msgid: str, **values: Any) -> str:
 
 def translate_or(msgid: str, fallback: str, **values: Any) -> str:
     """Like translate, but `fallback` where the catalogs have no such id (a key made from data, e.g. an option
-    scoring added after the catalogs were written)."""
+    scoring added after the catalogs were written) or translate it as itself."""
     text = gettext(msgid)
     if text == msgid:
         return fallback
