@@ -43,11 +43,10 @@ def _read_command(args: argparse.Namespace) -> int:
 
 
 def _table_of(reader, data: bytes, loose: bool) -> dict:
-    """`read --table`: the photo read once in loose mode, its cards grouped into seated hands (vision.table)."""
-    from vision.decode import check_limits
-    from vision.table import photo_size, table_of
+    """`read --table`: every hand of the table photo in its seat (vision.table)."""
+    from vision.table import table_read
 
-    return table_of(reader.read(data, loose=True), photo_size(check_limits(data)), loose=loose)
+    return table_read(reader, data, loose=loose)
 
 
 def _evaluate_command(args: argparse.Namespace) -> int:

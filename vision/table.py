@@ -31,6 +31,7 @@ from vision.imageheader import ImageHeader
 from vision.messages import UNSURE_MARKS_WARNING
 from vision.results import LOW_CONFIDENCE, ReadResult
 from vision.rows import ROW_NAMES, group_rows
+from vision.table_closer import closer_looks
 from vision.table_fill import filled, nearest_group, unsure_cards
 
 # An index box taller than wide by this much stands upright: upright indices measure 1.3–2.7 tall for wide, side-on
@@ -74,8 +75,15 @@ def read_table(data: bytes, *, loose: bool = False) -> dict:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError("read_table needs the photo's bytes")
     data = bytes(data)
-    size = photo_size(check_limits(data))  # a bad photo gets its typed error before the models are loaded
-    return table_of(default_reader().read(data, loose=True), size, loose=loose)
+    check_limits(data)  # a bad photo gets its typed error before the models are loaded
+    return table_read(default_reader(), data, loose=loose)
+
+
+def table_read(reader, data: bytes, *, loose: bool = False) -> dict:
+    """read_table with this reader (a vision.CardReader): one loose read of the photo grouped into seated hands, then
+    (rows mode) a closer look at each hand left unsure (vision.table_closer)."""
+    table = table_of(reader.read(data, loose=True), photo_size(check_limits(data)), loose=loose)
+    return table if loose else closer_looks(reader, data, table)
 
 
 def photo_size(header: ImageHeader) -> tuple[int, int]:

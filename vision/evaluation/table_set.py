@@ -8,11 +8,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.decode import check_limits
 from vision.errors import ImageError
 from vision.evaluation.evaluators import NO_WARNING, SetResult
 from vision.reader import CardReader
-from vision.table import photo_size, table_of
+from vision.table import table_read
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ def evaluate_tables(reader: CardReader, photos: list[TablePhoto], name: str) -> 
         truth, loose = photo.truth, photo.truth.get("loose", False)
         data = photo.image.read_bytes()
         try:
-            table = table_of(reader.read(data, loose=True), photo_size(check_limits(data)), loose=loose)
+            table = table_read(reader, data, loose=loose)
         except ImageError:
             result.unreadable += 1
             continue

@@ -1,0 +1,71 @@
+"""The closer look at an unsure table hand (vision.table_closer) with a stand-in reader: what it reads again, and
+which second reads it keeps."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import table_closer
+from vision.crops import CARD_CODES
+
+
+def card(code: str, x: float, y: float, confidence: float = 0.99) -> dict:
+    return {"code": code, "confidence": confidence, "box": [x, y, x + 20, y + 40], "row": None,
+            "sure": confidence >= 0.7, "alternatives": []}
+
+
+class StandInReader:
+    """Reads every region as the same hand of 13 (codes given), boxes at the region's origin."""
+
+    def __init__(self, codes: list[str], confidence: float = 0.95):
+        self.codes, self.confidence, self.regions = codes, confidence, []
+
+    def read(self, data: bytes, loose: bool = False):
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        self.regions.append(image.shape[:2])
+        cards = [card(code, 10 * i, 5, self.confidence) for i, code in enumerate(self.codes)]
+        rows = {"front": self.codes[:3], "middle": self.codes[3:8], "back": self.codes[8:]}
+        return type("Read", (), {"to_dict": lambda _: {"cards": cards, "rows": rows, "warnings": []}})()
+
+
+@pytest.fixture
+def photo() -> bytes:
+    ok, data = cv2.imencode(".jpg", np.full((1500, 2000, 3), 90, np.uint8))
+    return data.tobytes()
+
+
+@pytest.fixture(autouse=True)
+def same_reader(monkeypatch):
+    monkeypatch.setattr(table_closer, "quick", lambda reader: reader)
+
+
+def table(short: list[str], other: list[str]) -> dict:
+    return {"hands": [{"seat": 0, "cards": [card(c, 800 + 30 * i, 1200) for i, c in enumerate(short)],
+                       "rows": None, "warnings": ["expected 13 cards, found 12"]},
+                      {"seat": 2, "cards": [card(c, 800 + 30 * i, 100) for i, c in enumerate(other)],
+                       "rows": None, "warnings": []}],
+            "unassigned": [], "warnings": []}
+
+
+def test_a_short_hand_is_read_again_from_its_region_and_kept_when_whole(photo):
+    codes = CARD_CODES[:13]
+    reader = StandInReader(codes)
+    read = table_closer.closer_looks(reader, photo, table(codes[:12], CARD_CODES[13:26]))
+    assert len(reader.regions) == 1  # the whole hand of seat 2 is not looked at again
+    hand = read["hands"][0]
+    assert [c["code"] for c in hand["cards"]] == codes and hand["seat"] == 0 and hand["warnings"] == []
+    x0, y0, _, _ = table_closer.region(table(codes[:12], [])["hands"][0], (1500, 2000))
+    assert hand["cards"][1]["box"][:2] == [x0 + 10, y0 + 5]  # boxes back in the photo's pixels
+    assert read["hands"][1] == table(codes[:12], CARD_CODES[13:26])["hands"][1]
+
+
+def test_a_second_read_naming_another_hands_card_is_not_kept(photo):
+    codes = CARD_CODES[:12] + [CARD_CODES[13]]  # its 13th card is seat 2's
+    before = table(CARD_CODES[:12], CARD_CODES[13:26])
+    assert table_closer.closer_looks(StandInReader(codes), photo, before) == before
+
+
+def test_a_second_read_no_surer_is_not_kept(photo):
+    before = table(CARD_CODES[:12], CARD_CODES[13:26])
+    assert table_closer.closer_looks(StandInReader(CARD_CODES[:13], confidence=0.5), photo, before) == before

@@ -1,0 +1,83 @@
+"""A closer look at a table hand the whole-photo read left unsure: its region cut from the photo at full resolution
+and read again as one hand (rows mode), kept when that read is a whole hand of 13 named more surely.
+
+A table photo shows each hand small (indices ~15–25 px in the reader's ≥ 1920 px copy of a 12 MP photo, where a
+single-hand photo shows them 30–60 px): most cards a table read misses or doubts are named surely from the hand's
+own region at the photo's full resolution."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.cards import EXPECTED_CARDS
+from vision.decode import decode_photo
+from vision.reader import CardReader
+from vision.results import LOW_CONFIDENCE
+
+# The region read again: the hand's cards' boxes, widened by this share of its larger side on every side (the boxes
+# are the indices', the cards reach further).
+MARGIN = 0.25
+FULL_RESOLUTION = 1 << 30  # decode_photo's min_long_side: no reduced decoding
+
+
+def wants_closer_look(hand: dict) -> bool:
+    """A hand not of 13 cards, or filled with a card named under the unsure threshold."""
+    return len(hand["cards"]) != EXPECTED_CARDS or any(card["confidence"] < LOW_CONFIDENCE for card in hand["cards"])
+
+
+def closer_looks(reader: CardReader, data: bytes, table: dict) -> dict:
+    """The table with each hand that wants it read again from its own region (rows mode only)."""
+    wanted = [k for k, hand in enumerate(table["hands"]) if wants_closer_look(hand)]
+    if not wanted:
+        return table
+    image = decode_photo(data, min_long_side=FULL_RESOLUTION).image
+    reader = quick(reader)
+    hands = list(table["hands"])
+    for k in wanted:
+        others = {card["code"] for j, hand in enumerate(hands) if j != k for card in hand["cards"]}
+        others |= {card["code"] for card in table["unassigned"]}
+        closer = closer_hand(reader, image, hands[k], others)
+        if closer is not None:
+            hands[k] = closer
+    return dict(table, hands=hands)
+
+
+def quick(reader: CardReader) -> CardReader:
+    """The reader with the same models and no sharpened read (a blurred photo's restoration, 1–2 s a region: the
+    closer look's full resolution is what it needs), made once per reader."""
+    if getattr(reader, "_closer_reader", None) is None:
+        reader._closer_reader = CardReader(config=replace(reader.config, sharpen_blurred=False),
+                                           detector=reader.detector, classifier=reader.classifier,
+                                           second_classifier=reader.second_classifier)
+    return reader._closer_reader
+
+
+def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[str]) -> dict | None:
+    """The hand read from its own region, or None when that read is no better: not 13 cards, a code another hand
+    holds, or no more cards named surely."""
+    x0, y0, x1, y1 = region(hand, image.shape)
+    ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
+    if not ok:
+        return None
+    read = reader.read(crop.tobytes()).to_dict()
+    codes = [card["code"] for card in read["cards"]]
+    if len(codes) != EXPECTED_CARDS or others & set(codes) or read["rows"] is None:
+        return None
+    if sum(card["confidence"] >= LOW_CONFIDENCE for card in read["cards"]) <= sum(
+            card["confidence"] >= LOW_CONFIDENCE for card in hand["cards"]):
+        return None
+    cards = [dict(card, box=[card["box"][0] + x0, card["box"][1] + y0, card["box"][2] + x0, card["box"][3] + y0])
+             for card in read["cards"]]
+    return {"seat": hand["seat"], "cards": cards, "rows": read["rows"], "warnings": read["warnings"]}
+
+
+def region(hand: dict, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The hand's cards' boxes (photo pixels) widened by MARGIN, within the photo."""
+    boxes = np.array([card["box"] for card in hand["cards"]], dtype=float)
+    x0, y0 = boxes[:, :2].min(axis=0)
+    x1, y1 = boxes[:, 2:].max(axis=0)
+    margin = MARGIN * max(x1 - x0, y1 - y0)
+    h, w = shape[:2]
+    return (int(max(0, x0 - margin)), int(max(0, y0 - margin)), int(min(w, x1 + margin)), int(min(h, y1 + margin)))
