@@ -136,6 +136,12 @@ ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
     (N_("The upload is too large; the limit is {size}."), None),
     (N_("Filled from the table photo: {filled}. Check each hand below."), None),
     (N_("Too many requests from this address; try again in {n} s."), None),
+    # photo reading jobs (webapp.jobs), the advisor and hindsight (scoring)
+    (N_("The round was settled before this photo was read; re-open the round and send the photo again."), None),
+    (N_("The photo's file is missing from the photo store."), None),
+    (N_("hand: these 13 cards have no arrangement in order under these rules"), None),
+    (N_("the two sets share a card: criss cross deals them from one deck"), None),
+    (N_("rules {rules}: the engine gives no hindsight for this hand"), None),
     # werkzeug's own descriptions of the common HTTP errors
     (N_("The requested URL was not found on the server. If you entered the URL manually please check your spelling "
         "and try again."), None),
