@@ -1,16 +1,19 @@
 """Speed and memory of one end-to-end read of a 12-megapixel phone photo (decode → rows).
 
-    .venv/bin/python benchmarks/bench_reader.py [--photo PATH] [--models DIR] [--runs 20]
+    .venv/bin/python benchmarks/bench_reader.py [--photo PATH | --rendered] [--models DIR] [--runs 20]
         [--megapixels 12] [--format jpg|png|webp] [--blur SIGMA] [--move LENGTH] [--squeeze SHARE] [--loose]
 
 The photo (default: the first image in sample_images/) is upscaled to 4000x3000 (or to --megapixels at 4:3) and
 saved as a JPEG (quality 92) like a phone would (or as a PNG / WebP); the bench prints median / p95 milliseconds, a
 per-stage breakdown, the detector looks a read takes, the model file sizes and the process's peak resident memory.
-Targets: ≤ 300 ms, ≤ 15 MB, ≤ 500 MB.
+`--rendered` takes a rendered phone scene instead (the first photo of the newest synth-vN/photos/val whose
+3/5/5 layout, seen in perspective, shows 8 to 13 cards): a real-like phone photo. Targets (issue 66): ≤ 150 ms when
+one detector look reads the photo, ≤ 300 ms otherwise; ≤ 15 MB, ≤ 500 MB.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -43,6 +46,18 @@ def default_photo() -> np.ndarray:
     print("photo: no sample_images yet; a noisy green table is used (timing only)")
     rng = np.random.default_rng(0)
     return np.clip(rng.normal((40, 100, 40), 20, (750, 1000, 3)), 0, 255).astype(np.uint8)
+
+
+def rendered_phone_scene(data_root: Path = Path("/work/data")) -> np.ndarray | None:
+    """The first rendered 3/5/5 photo (newest synth-vN/photos/val) showing 8 to 13 cards, or None."""
+    roots = sorted(data_root.glob("synth-v*/photos/val"), key=lambda p: int(p.parts[-3].removeprefix("synth-v") or 0))
+    for label in sorted(roots[-1].glob("*.json")) if roots else []:
+        truth = json.loads(label.read_text())
+        shown = sum(bool(card.get("indices")) for card in truth.get("cards", []))
+        if truth.get("rows") and 8 <= shown <= 13 and label.with_suffix(".jpg").is_file():
+            print(f"photo: {label.with_suffix('.jpg')} (rendered 3/5/5 scene, {shown} cards), upscaled")
+            return cv2.imread(str(label.with_suffix(".jpg")), cv2.IMREAD_COLOR)
+    return None
 
 
 def squeezed(image: np.ndarray, share: float) -> np.ndarray:
@@ -92,6 +107,8 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photo", help="photo to upscale to 12 MP (default: first of sample_images/)")
+    parser.add_argument("--rendered", action="store_true",
+                        help="a rendered phone scene (newest synth-vN/photos/val, 8-13 cards in perspective)")
     parser.add_argument("--models", default=str(MODELS_DIR))
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--loose", action="store_true")
@@ -129,7 +146,10 @@ def main() -> None:
         data = Path(args.photo).read_bytes()
         print(f"photo: {args.photo} as it is, {len(data) / 1e6:.1f} MB")
     else:
-        image = cv2.imread(args.photo, cv2.IMREAD_COLOR) if args.photo else default_photo()
+        image = (cv2.imread(args.photo, cv2.IMREAD_COLOR) if args.photo
+                 else rendered_phone_scene() if args.rendered else default_photo())
+        if image is None:
+            parser.error("no rendered scene found (bash scripts/eval_data.sh makes synth-v5)")
         if args.squeeze < 1:
             image = squeezed(image, args.squeeze)
         data = phone_photo(image, size, args.blur, args.format, args.move)
@@ -168,8 +188,10 @@ def main() -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"cards found: {len(result.cards)}, detection size {result.detection_size}, warnings: {result.warnings}")
     print(f"detector looks in a read: {len(looks)} (" + ", ".join(f"{w}x{h} at {side}" for w, h, side in looks) + ")")
+    target = 150 if len(looks) == 1 else 300
     print(f"end to end over {args.runs} runs: median {statistics.median(totals):.0f} ms, "
-          f"p95 {percentile(totals, 95):.0f} ms, fastest {min(totals):.0f} ms (target ≤ 300 ms)")
+          f"p95 {percentile(totals, 95):.0f} ms, fastest {min(totals):.0f} ms, {len(looks)} look(s) "
+          f"(target ≤ {target} ms with {'one look' if len(looks) == 1 else 'more looks'})")
     for stage, values in stages.items():
         print(f"  {stage:<14} median {statistics.median(values):6.1f} ms, fastest {min(values):6.1f} ms")
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "

@@ -10,7 +10,7 @@ import numpy as np
 BAND_LENGTH_SHARE = 0.5
 BAND_WIDTH_SHARE = 1.0
 BAND_PIXELS = (48, 12)  # the band resampled to this many pixels along and across
-INK_DIFFERENCE = 60.0  # grey levels (max over channels) off the paper that count as ink
+INK_DIFFERENCE = 60.0  # grey levels (max over channels) under the paper that count as ink
 PAPER_SHARE = 0.3  # the lightest share of an index box's pixels is its card's paper
 
 
@@ -48,5 +48,6 @@ def middle_ink_share(picture: np.ndarray, first: tuple[float, float], second: tu
     target = np.float32([[0, 0], [w - 1, 0], [0, h - 1]])
     band = cv2.warpAffine(picture, cv2.getAffineTransform(source, target), (w, h), flags=cv2.INTER_AREA,
                           borderMode=cv2.BORDER_REPLICATE)
-    difference = np.abs(band.astype(np.float32) - np.asarray(paper, np.float32)).max(axis=2)
-    return float(np.mean(difference > INK_DIFFERENCE))
+    # darker than the paper only: a lit patch (glare, a lamp's gradient) is brighter than a shaded corner's paper
+    darker = (np.asarray(paper, np.float32) - band.astype(np.float32)).max(axis=2)
+    return float(np.mean(darker > INK_DIFFERENCE))

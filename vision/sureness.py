@@ -16,9 +16,10 @@ from vision.errors import ModelError
 from vision.messages import UNKNOWN_DECK_WARNING
 
 CALIBRATION_FILE = "cards_calibration.json"
-# A card is sure from this calibrated chance of being right (chosen in vision.training.fit_calibration: no wrong card
-# sure on the real dev photos' held-out half, under 1 in 2,000 on the rendered val decks)
-SURE_CHANCE = 0.97
+# A card is sure from this calibrated chance of being right: the lowest at which, on the fit half, no wrong card of the
+# real dev photos as taken and at most 1 in 2,000 of the rendered val decks and the dev photos' made views would be sure
+# (vision.training.fit_calibration; session 59: 0.991, i.e. one corner read from ~0.90, two from ~0.95)
+SURE_CHANCE = 0.991
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,8 @@ def test_sample_loose_cards(reader):
     truth = json.loads((SAMPLES / "loose.json").read_text())
     result = reader.read((SAMPLES / "loose.jpg").read_bytes(), loose=True).to_dict()
     assert sorted(card["code"] for card in result["cards"]) == sorted(truth["cards"])
+    # every card read right and plainly (no warning) carries the reader's one flag, sure (vision.sureness)
+    assert result["warnings"] == [] and all(card["sure"] is True for card in result["cards"])
 
 
 def test_empty_table_gives_no_cards_and_warnings(reader):

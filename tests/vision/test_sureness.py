@@ -19,7 +19,7 @@ from vision.evaluation.sureness_figures import (FIT, HELD_OUT, CardRecord, calib
 from vision.reader import MODELS_DIR
 from vision.results import ReadResult
 from vision.sureness import CALIBRATION_FILE, IDENTITY, Calibration, judge, load_calibration
-from vision.training.fit_calibration import fit_table, isotonic, sure_threshold
+from vision.training.fit_calibration import fit, sure_threshold
 
 
 def probabilities(**codes: float) -> np.ndarray:
@@ -43,6 +43,15 @@ def test_a_missing_calibration_is_the_identity_and_a_broken_one_is_refused(tmp_p
     bad.write_text("not json")
     with pytest.raises(ModelError, match="not a calibration"):
         load_calibration(bad)
+
+
+def test_the_shipped_calibration_rises_with_confidence_and_is_never_certain():
+    calibration = load_calibration(MODELS_DIR / CALIBRATION_FILE)
+    assert calibration is not IDENTITY
+    for corners in (1, 2):
+        chances = [calibration.chance(c, corners) for c in np.linspace(0.0, 1.0, 101)]
+        assert chances == sorted(chances) and 0.0 <= chances[0] and chances[-1] <= 1.0
+        assert calibration.chance(0.9, corners) < 0.999  # a card named 0.9 is not all but certain
 
 
 def test_a_card_is_sure_only_with_chance_at_the_threshold_and_no_doubts():
@@ -78,13 +87,17 @@ def test_a_red_index_named_a_black_suit_is_doubted_but_a_dark_one_named_red_is_n
     assert set(doubts) == {id(red_as_spade)} and "red" in doubts[id(red_as_spade)]
 
 
-def test_isotonic_fit_is_monotone_and_never_certain():
-    assert [round(b[2], 3) for b in isotonic(np.array([0, 1, 0, 1, 1.0]), np.ones(5))] == [0.0, 0.5, 1.0]
-    records = [CardRecord(f"p{i}", c, 1, c, True, right, False)
-               for i, (c, right) in enumerate([(0.5, False), (0.6, True), (0.7, False), (0.9, True), (0.99, True)])]
-    confidences, chances = fit_table(records)
-    assert list(confidences) == sorted(confidences) and list(chances) == sorted(chances)
-    assert max(chances) == pytest.approx(2 / 3, abs=1e-5)  # the top block: 2 right of 2, shrunk by one card
+def test_the_platt_fit_rises_with_confidence_and_follows_the_wrong_cards():
+    rng = np.random.default_rng(0)
+    confidence = rng.uniform(0.5, 1.0, 2000)
+    right = rng.uniform(0, 1, 2000) < confidence  # a card named c is right with chance c
+    records = [CardRecord(f"p{i}", float(c), 1 + i % 2, float(c), True, bool(r), False)
+               for i, (c, r) in enumerate(zip(confidence, right))]
+    calibration = fit(records)
+    for corners in (1, 2):
+        chances = [calibration.chance(c, corners) for c in np.linspace(0.5, 1.0, 11)]
+        assert chances == sorted(chances) and chances[-1] < 1.0
+        assert calibration.chance(0.75, corners) == pytest.approx(0.75, abs=0.05)
 
 
 def test_the_threshold_keeps_wrong_sure_cards_off_real_sets():

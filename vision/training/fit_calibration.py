@@ -5,11 +5,14 @@ sure threshold (issue 66).
 
 Each EVAL_DIR holds a cards.json written by `vision evaluate` (every card read: confidence, corners, right, doubted).
 Only the cards of photos in the "fit" half (vision.evaluation.sureness_figures.calibration_half) are fitted on; the
-held-out half is reported. Per number of corners read (1, or 2 and more) the share right is fitted to the confidence
-by isotonic regression (pool adjacent violators), each block's share shrunk towards wrong by one card (a block of
-500 right cards gives 500/501, never 1), so that few wrong cards seen never means none possible. The threshold
-printed is the lowest chance at which no fit-half card of a real set and at most 1 in 2,000 of a rendered set would
-be wrong and sure; set it as vision.sureness.SURE_CHANCE."""
+held-out half is reported. The fit is Platt's scaling: logit(chance) = a · logit(confidence) + b(corners), one slope
+and an offset for cards read from one corner and from two, by logistic regression with Platt's targets (a right card
+counts (N₊ + 1) / (N₊ + 2) right, a wrong one 1 / (N₋ + 2)), so that few wrong cards seen never means none possible.
+Three numbers, not a step function: the dev photos hold a handful of wrong cards, and isotonic regression on them
+jumped from 0.86 to 0.999 at one confidence. The curve is shipped sampled as tables (vision.sureness.Calibration).
+The threshold
+printed is the lowest chance at which no fit-half card of a real set as taken and at most 1 in 2,000 of a rendered set
+or a made view would be wrong and sure; set it as vision.sureness.SURE_CHANCE."""
 from __future__ import annotations
 
 import argparse
@@ -22,55 +25,49 @@ from vision.evaluation.sureness_figures import FIT, HELD_OUT, CardRecord, calibr
 from vision.sureness import Calibration
 
 RENDERED_WRONG_SURE_PER_CARD = 1 / 2000  # the most wrong-and-sure a rendered set may have (real sets: none)
-SHRINK_CARDS = 1.0  # each block of the fit counts this many more cards, all wrong
 
 
-def isotonic(values: np.ndarray, weights: np.ndarray) -> list[tuple[int, int, float, float]]:
-    """Pool adjacent violators over values in their order: blocks (start, end, weighted mean, weight), means
-    non-decreasing. (Thirty lines of NumPy rather than scikit-learn or SciPy for an offline fit of a few thousand
-    points: neither is a dependency of the project.)"""
-    blocks: list[list[float]] = []  # [start, end, sum, weight]
-    for i, (value, weight) in enumerate(zip(values, weights)):
-        blocks.append([i, i + 1, value * weight, weight])
-        while len(blocks) > 1 and blocks[-2][2] / blocks[-2][3] >= blocks[-1][2] / blocks[-1][3]:
-            last = blocks.pop()
-            blocks[-1][1], blocks[-1][2], blocks[-1][3] = last[1], blocks[-1][2] + last[2], blocks[-1][3] + last[3]
-    return [(int(a), int(b), total / weight, weight) for a, b, total, weight in blocks]
+TABLE_CONFIDENCES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995,
+                     0.998, 0.999, 0.9995, 0.9999, 1.0)
+LOGIT_LIMIT = 1e-5  # confidences are clipped this far from 0 and 1 before their logit is taken
 
 
-def fit_table(records: list[CardRecord]) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """(confidences, chances) of one corner count's records: each isotonic block's confidence range mapped to its
-    share right (shrunk), points at both ends of a block so that a block is flat."""
-    if not records:
-        return (0.0, 1.0), (0.0, 1.0)
-    ordered = sorted(records, key=lambda r: r.confidence)
-    confidence = np.array([r.confidence for r in ordered])
-    right = np.array([float(r.right) for r in ordered])
-    xs: list[float] = [0.0]
-    ys: list[float] = [0.0]
-    for start, end, _, _ in isotonic(right, np.ones(len(right))):
-        share = right[start:end].sum() / (end - start + SHRINK_CARDS)
-        share = max(share, ys[-1])  # shrinking a small block may break the order: kept non-decreasing
-        low, high = float(confidence[start]), float(confidence[end - 1])
-        for x in (low, high):
-            if x > xs[-1]:
-                xs.append(x)
-                ys.append(share)
-            else:
-                ys[-1] = max(ys[-1], share)
-    if xs[-1] < 1.0:
-        xs.append(1.0)
-        ys.append(ys[-1])
-    return tuple(round(x, 5) for x in xs), tuple(round(y, 5) for y in ys)
+def logit(values: np.ndarray) -> np.ndarray:
+    clipped = np.clip(values, LOGIT_LIMIT, 1 - LOGIT_LIMIT)
+    return np.log(clipped / (1 - clipped))
+
+
+def platt(records: list[CardRecord], steps: int = 50) -> tuple[float, float, float]:
+    """(slope, offset for one corner, offset for two) fitted by Newton's method on the records (a tiny ridge keeps
+    a group without wrong cards finite)."""
+    x = logit(np.array([r.confidence for r in records]))
+    two = np.array([r.corners >= 2 for r in records], np.float64)
+    features = np.stack([x, 1 - two, two], axis=1)
+    right = np.array([r.right for r in records], bool)
+    positives, negatives = right.sum(), (~right).sum()
+    target = np.where(right, (positives + 1) / (positives + 2), 1 / (negatives + 2))
+    weights = np.array([1.0, 0.0, 0.0])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-features @ weights))
+        gradient = features.T @ (p - target) + 1e-3 * weights
+        hessian = (features * (p * (1 - p))[:, None]).T @ features + 1e-3 * np.eye(3)
+        weights -= np.linalg.solve(hessian, gradient)
+    return float(weights[0]), float(weights[1]), float(weights[2])
 
 
 def fit(records: list[CardRecord]) -> Calibration:
-    return Calibration({1: fit_table([r for r in records if r.corners <= 1]),
-                        2: fit_table([r for r in records if r.corners >= 2])})
+    """The Platt curve of the records sampled at TABLE_CONFIDENCES, per corner count."""
+    slope, one, two = platt(records)
+    confidences = np.array(TABLE_CONFIDENCES)
+    return Calibration({corners: (TABLE_CONFIDENCES, tuple(round(float(v), 6) for v in
+                                                           1 / (1 + np.exp(-(slope * logit(confidences) + offset)))))
+                        for corners, offset in ((1, one), (2, two))})
 
 
 def wrong_sure(records: list[CardRecord], calibration: Calibration, threshold: float, min_confidence: float) -> int:
-    return sum(not r.right and not r.doubted and r.confidence >= min_confidence
+    """The wrong cards the threshold would mark sure, the consistency checks left aside (they only ever take sureness
+    away, and a threshold that needs them would trust checks tuned on these very photos)."""
+    return sum(not r.right and r.confidence >= min_confidence
                and calibration.chance(r.confidence, r.corners) >= threshold for r in records)
 
 
@@ -85,7 +82,9 @@ def sure_threshold(sets: dict[str, list[CardRecord]], calibration: Calibration, 
 
 
 def is_rendered(set_name: str) -> bool:
-    return not set_name.startswith("real")
+    """Rendered sets and the made views of real photos (steep, blurred, ...) may have 1 in 2,000 wrong and sure; the
+    real dev photos as taken none."""
+    return not set_name.startswith("real") or " in " in set_name
 
 
 def load_records(folder: Path) -> dict[str, list[CardRecord]]:
@@ -102,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     sets: dict[str, list[CardRecord]] = {}
     for folder in args.evaluations:
         for name, records in load_records(folder).items():
-            sets.setdefault(name, []).extend(records)
+            sets.setdefault(name, []).extend(r for r in records if r not in sets.get(name, []))  # runs may overlap
     halves = {half: {name: [r for r in records if calibration_half(r.photo) == half] for name, records in sets.items()}
               for half in (FIT, HELD_OUT)}
     calibration = fit([r for records in halves[FIT].values() for r in records])
