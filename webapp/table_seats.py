@@ -69,8 +69,4 @@ def replace(game: Game, chosen: Mapping[str, str] | None) -> None:
     game.table_seats = dict(chosen) if chosen else None
 
 
-def player_at(seats: Mapping[str, str], seat: int) -> str | None:
-    return seats.get(str(seat)) or None
-
-
 _SEAT_KEYS = tuple(str(seat) for seat in range(len(SIDES)))

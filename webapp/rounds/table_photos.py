@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from webapp import reader
 from webapp.models import Round, RoundEvent, Upload
-from webapp.photos import PhotoStore, sniff_content_type
+from webapp.photos import PhotoStorage, sniff_content_type
 from webapp.rounds import live
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import locked_hand, locked_round, record_event, require_open
@@ -48,7 +48,7 @@ class TableFill:
         return {"filled": self.filled, "skipped": self.skipped, "empty_seats": self.empty_seats}
 
 
-def store_table_photo(session: Session, store: PhotoStore, rnd: Round, data: bytes, *, source: str = "photo",
+def store_table_photo(session: Session, store: PhotoStorage, rnd: Round, data: bytes, *, source: str = "photo",
                       read_slots: int = 0) -> Upload:
     """Read a table photo and keep it as the round's Upload of kind "table"; refused (nothing stored) when the photo
     is bad, the reader is missing, or it shows no hand."""
