@@ -296,3 +296,24 @@ def test_one_set_surrenders_on_its_own(client):
     assert reopened["status"] == "open"
     back = client.put(f"/api/games/{token}/rounds/{data['number']}/hands/Ann?set=2", json={"surrender": False})
     assert _hand(back.get_json(), "Ann", 2)["state"] == "empty"
+
+
+def test_a_refusal_by_the_engine_is_said_on_the_page_never_a_500(client, monkeypatch):
+    """Whatever preset the engine stops modelling, the fold says why: hindsight refused (422 with scoring's
+    message), or only the general advice refused (the hindsight shown, the advisor's message beside it)."""
+    token = _api_game(client)
+    number = _round(client, token, {name: {"sets": sets} for name, sets in SETS.items()})["number"]
+    client.post(f"/api/games/{token}/rounds/{number}/settle")
+    path = f"/g/{token}/r/{number}/p/1/s/2/hindsight"
+
+    def refuse(*_args, **_kwargs):
+        raise scoring.ScoringError("rules criss-cross: not modelled here")
+
+    monkeypatch.setattr(scoring, "best_arrangement", refuse)
+    response = client.get(path)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Against the hands on the table" in html
+    assert re.search(r'id="general-refused">rules criss-cross: not modelled here<', html)
+    monkeypatch.setattr(scoring, "hindsight", refuse)
+    response = client.get(path)
+    assert response.status_code == 422 and "rules criss-cross: not modelled here" in response.get_data(as_text=True)
