@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from test_browser import CHROMIUM, PHONE, browser, live_server  # noqa: F401 - fixtures
-from test_translations import ALLOWED_WORDS
+from test_translations import ALLOWED_WORDS, _only_traditional
 from webapp_testkit import BOB, CY
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -47,9 +47,10 @@ def shot(page, name: str) -> None:
 
 
 def check(page, name: str, found: dict[str, list[str]]) -> None:
-    """Screenshot the page and note any English word on it."""
+    """Screenshot the page and note any English word on it (and on a 简体 page, any traditional character)."""
     shot(page, name)
-    words = english_words(page.evaluate(VISIBLE_TEXT))
+    text = page.evaluate(VISIBLE_TEXT)
+    words = english_words(text) | (set(text) & _only_traditional() if name.startswith("zh-Hans") else set())
     if words:
         found[name] = sorted(words)
 
