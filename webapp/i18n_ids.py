@@ -8,7 +8,7 @@ from webapp.i18n import N_
 # scoring's hand categories, naturals and local terms (presets' "terms", "category_names_zh", "naturals"), and the
 # fold words of Big Two's counts (雙炒): the catalogs give each its Chinese name in the reader's script.
 SCORING_NAMES = (
-    N_("追加点"), N_("ゲーム全体の勝者"), N_("手ごとに1点"), N_("第4点"),
+    N_("追加点"), N_("ゲーム全体の勝者"), N_("手ごとに1点"), N_("第4点"), N_("六对半"),
     N_("スクープ"),
     N_("擺烏竜"),
     N_("降りる"),

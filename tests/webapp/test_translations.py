@@ -86,15 +86,16 @@ def test_the_catalogs_name_every_preset_and_every_name_scoring_writes():
     presets = {ids[0] for ids in i18n_ids.PRESETS}
     assert {f"preset_{name}" for name in scoring.list_presets()} <= presets
     assert {f"warn_{key}" for key in WARNING_TEXT} <= set(i18n_ids.WARNINGS)
-    names = set(i18n_ids.SCORING_NAMES)
-    for info in scoring.list_presets().values():
-        for option in ("terms",):
-            for value in (info.get(option) or {}).values():
-                assert value in names, value
     from scoring.bigtwo.instant import NAMES
+    from scoring.bigtwo.rules import presets as bigtwo_presets
     from scoring.hand_names import CATEGORY_NAMES_ZH
-    assert {zh.partition("（")[0] for _, zh in NAMES.values()} <= names
-    assert set(CATEGORY_NAMES_ZH.values()) <= names
+    from scoring.rules import presets as chinese_poker_presets
+
+    written = {zh.partition("（")[0] for _, zh in NAMES.values()} | set(CATEGORY_NAMES_ZH.values())
+    for preset in [*chinese_poker_presets().values(), *bigtwo_presets().values()]:
+        written |= set(preset["terms"].values()) | set((preset.get("category_names_zh") or {}).values())
+        written |= {natural["zh"] for natural in preset.get("naturals") or []}
+    assert len(written) > 40 and written <= set(i18n_ids.SCORING_NAMES), sorted(written - set(i18n_ids.SCORING_NAMES))
 
 
 def _only_traditional() -> set[str]:
