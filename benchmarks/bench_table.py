@@ -58,7 +58,7 @@ def main() -> int:
         read = reader.read(data, loose=True)
         grouped = time.perf_counter()
         table = table_of(read, size, loose=args.loose)
-        table = table if args.loose else closer_looks(reader, data, table)  # as vision.table.table_read
+        table = closer_looks(reader, data, table, args.loose)  # as vision.table.table_read
         end = time.perf_counter()
         whole.append((end - start) * 1000)
         grouping.append((end - grouped) * 1000)

@@ -81,9 +81,9 @@ def read_table(data: bytes, *, loose: bool = False) -> dict:
 
 def table_read(reader, data: bytes, *, loose: bool = False) -> dict:
     """read_table with this reader (a vision.CardReader): one loose read of the photo grouped into seated hands, then
-    (rows mode) a closer look at each hand left unsure (vision.table_closer)."""
+    a closer look at each hand left unsure (vision.table_closer)."""
     table = table_of(reader.read(data, loose=True), photo_size(check_limits(data)), loose=loose)
-    return table if loose else closer_looks(reader, data, table)
+    return closer_looks(reader, data, table, loose)
 
 
 def photo_size(header: ImageHeader) -> tuple[int, int]:

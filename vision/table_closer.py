@@ -14,6 +14,7 @@ import numpy as np
 from vision.cards import EXPECTED_CARDS
 from vision.decode import decode_photo
 from vision.reader import CardReader
+from vision.messages import UNSURE_MARKS_WARNING
 from vision.results import LOW_CONFIDENCE
 
 # The region read again: the hand's cards' boxes, widened by this share of its larger side on every side (the boxes
@@ -22,14 +23,17 @@ MARGIN = 0.25
 FULL_RESOLUTION = 1 << 30  # decode_photo's min_long_side: no reduced decoding
 
 
-def wants_closer_look(hand: dict) -> bool:
-    """A hand not of 13 cards, or filled with a card named under the unsure threshold."""
+def wants_closer_look(hand: dict, loose: bool) -> bool:
+    """A hand not of 13 cards, or filled with a card named under the unsure threshold; loose (Big Two): a seat's
+    cards with unsure marks left out beside them."""
+    if loose:
+        return any(w.startswith(UNSURE_MARKS_WARNING) for w in hand["warnings"])
     return len(hand["cards"]) != EXPECTED_CARDS or any(card["confidence"] < LOW_CONFIDENCE for card in hand["cards"])
 
 
-def closer_looks(reader: CardReader, data: bytes, table: dict) -> dict:
-    """The table with each hand that wants it read again from its own region (rows mode only)."""
-    wanted = [k for k, hand in enumerate(table["hands"]) if wants_closer_look(hand)]
+def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = False) -> dict:
+    """The table with each hand that wants it read again from its own region."""
+    wanted = [k for k, hand in enumerate(table["hands"]) if wants_closer_look(hand, loose)]
     if not wanted:
         return table
     image = decode_photo(data, min_long_side=FULL_RESOLUTION).image
@@ -38,7 +42,7 @@ def closer_looks(reader: CardReader, data: bytes, table: dict) -> dict:
     for k in wanted:
         others = {card["code"] for j, hand in enumerate(hands) if j != k for card in hand["cards"]}
         others |= {card["code"] for card in table["unassigned"]}
-        closer = closer_hand(reader, image, hands[k], others)
+        closer = closer_hand(reader, image, hands[k], others, loose)
         if closer is not None:
             hands[k] = closer
     return dict(table, hands=hands)
@@ -54,30 +58,39 @@ def quick(reader: CardReader) -> CardReader:
     return reader._closer_reader
 
 
-def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[str]) -> dict | None:
-    """The hand read from its own region, or None when that read is no better: not 13 cards, a code another hand
-    holds, or no more cards named surely."""
+def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[str], loose: bool = False
+                ) -> dict | None:
+    """The hand read from its own region, or None when that read is no better: not 13 cards (loose: not every card
+    the hand had), a code another hand holds, or no more cards named surely."""
     x0, y0, x1, y1 = region(hand, image.shape)
     ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
     if not ok:
         return None
-    read = reader.read(crop.tobytes()).to_dict()
+    read = reader.read(crop.tobytes(), loose=loose).to_dict()
     codes = [card["code"] for card in read["cards"]]
-    if len(codes) != EXPECTED_CARDS or others & set(codes) or read["rows"] is None:
+    if others & set(codes):
+        return None
+    if loose and not {card["code"] for card in hand["cards"]} <= set(codes):
+        return None
+    if not loose and (len(codes) != EXPECTED_CARDS or read["rows"] is None):
         return None
     if sum(card["confidence"] >= LOW_CONFIDENCE for card in read["cards"]) <= sum(
             card["confidence"] >= LOW_CONFIDENCE for card in hand["cards"]):
         return None
     cards = [dict(card, box=[card["box"][0] + x0, card["box"][1] + y0, card["box"][2] + x0, card["box"][3] + y0])
              for card in read["cards"]]
-    return {"seat": hand["seat"], "cards": cards, "rows": read["rows"], "warnings": read["warnings"]}
+    bx0, by0, bx1, by1 = region(hand, image.shape, MARGIN / 2)
+    if any(not (bx0 <= (c["box"][0] + c["box"][2]) / 2 <= bx1 and by0 <= (c["box"][1] + c["box"][3]) / 2 <= by1)
+           for c in cards):
+        return None  # a card at the region's edge may be a neighbour's: never given to this hand
+    return {"seat": hand["seat"], "cards": cards, "rows": None if loose else read["rows"], "warnings": read["warnings"]}
 
 
-def region(hand: dict, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """The hand's cards' boxes (photo pixels) widened by MARGIN, within the photo."""
+def region(hand: dict, shape: tuple[int, ...], share: float = MARGIN) -> tuple[int, int, int, int]:
+    """The hand's cards' boxes (photo pixels) widened by `share` of their larger side, within the photo."""
     boxes = np.array([card["box"] for card in hand["cards"]], dtype=float)
     x0, y0 = boxes[:, :2].min(axis=0)
     x1, y1 = boxes[:, 2:].max(axis=0)
-    margin = MARGIN * max(x1 - x0, y1 - y0)
+    margin = share * max(x1 - x0, y1 - y0)
     h, w = shape[:2]
     return (int(max(0, x0 - margin)), int(max(0, y0 - margin)), int(min(w, x1 + margin)), int(min(h, y1 + margin)))

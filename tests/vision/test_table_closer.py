@@ -16,7 +16,7 @@ def card(code: str, x: float, y: float, confidence: float = 0.99) -> dict:
 
 
 class StandInReader:
-    """Reads every region as the same hand of 13 (codes given), boxes at the region's origin."""
+    """Reads every region as the same hand of 13 (codes given), in a line through the region's middle."""
 
     def __init__(self, codes: list[str], confidence: float = 0.95):
         self.codes, self.confidence, self.regions = codes, confidence, []
@@ -24,7 +24,8 @@ class StandInReader:
     def read(self, data: bytes, loose: bool = False):
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         self.regions.append(image.shape[:2])
-        cards = [card(code, 10 * i, 5, self.confidence) for i, code in enumerate(self.codes)]
+        h, w = image.shape[:2]
+        cards = [card(code, w // 2 - 60 + 10 * i, h // 2, self.confidence) for i, code in enumerate(self.codes)]
         rows = {"front": self.codes[:3], "middle": self.codes[3:8], "back": self.codes[8:]}
         return type("Read", (), {"to_dict": lambda _: {"cards": cards, "rows": rows, "warnings": []}})()
 
@@ -56,7 +57,8 @@ def test_a_short_hand_is_read_again_from_its_region_and_kept_when_whole(photo):
     hand = read["hands"][0]
     assert [c["code"] for c in hand["cards"]] == codes and hand["seat"] == 0 and hand["warnings"] == []
     x0, y0, _, _ = table_closer.region(table(codes[:12], [])["hands"][0], (1500, 2000))
-    assert hand["cards"][1]["box"][:2] == [x0 + 10, y0 + 5]  # boxes back in the photo's pixels
+    h, w = reader.regions[0]
+    assert hand["cards"][1]["box"][:2] == [x0 + w // 2 - 50, y0 + h // 2]  # boxes back in the photo's pixels
     assert read["hands"][1] == table(codes[:12], CARD_CODES[13:26])["hands"][1]
 
 
@@ -69,3 +71,22 @@ def test_a_second_read_naming_another_hands_card_is_not_kept(photo):
 def test_a_second_read_no_surer_is_not_kept(photo):
     before = table(CARD_CODES[:12], CARD_CODES[13:26])
     assert table_closer.closer_looks(StandInReader(CARD_CODES[:13], confidence=0.5), photo, before) == before
+
+
+def test_a_second_read_reaching_to_the_regions_edge_is_not_kept(photo):
+    class ToTheEdge(StandInReader):
+        def read(self, data, loose=False):
+            read = super().read(data, loose).to_dict()
+            read["cards"][-1] = card(read["cards"][-1]["code"], 0, 0)  # a card in the margin: maybe a neighbour's
+            return type("Read", (), {"to_dict": lambda _: read})()
+
+    before = table(CARD_CODES[:12], CARD_CODES[13:26])
+    assert table_closer.closer_looks(ToTheEdge(CARD_CODES[:13]), photo, before) == before
+
+
+def test_big_two_seat_read_again_keeps_every_card_it_had(photo):
+    before = table(CARD_CODES[:5], CARD_CODES[13:20])
+    before["hands"][0]["warnings"] = ["left out unsure marks: 5C? (0.45)"]
+    read = table_closer.closer_looks(StandInReader(CARD_CODES[:6]), photo, before, loose=True)
+    assert [c["code"] for c in read["hands"][0]["cards"]] == CARD_CODES[:6] and read["hands"][0]["rows"] is None
+    assert table_closer.closer_looks(StandInReader(CARD_CODES[1:7]), photo, before, loose=True) == before
