@@ -798,3 +798,50 @@ def test_as_a_detector_adds_only_fresh_boxes_and_keeps_the_300_likeliest_hypothe
     boxes, scores, codes = as_a_detector(reader, image, read, many, np.linspace(0.9, 0.1, 200))
     assert len(codes) == MAX_HYPOTHESES and scores == sorted(scores, reverse=True)
     assert codes.count("AS") == 200 and "2S" in codes  # every sure code outranks the weak AH ones
+
+
+def test_every_set_reports_the_sure_flag_and_its_calibration(tmp_path, reader):
+    for i, angle in enumerate((0, 100)):
+        write_scene(tmp_path, f"{i:04d}", [list(r) for r in deal(i)], angle)
+    result = evaluate_scenes(reader, datasets.load_scenes(tmp_path), "drawn")
+    assert result.numbers["cards read"] == 26 and result.numbers["per-card F1"] == 1.0
+    assert result.numbers["photos all right"] == 1.0 and result.numbers["wrong cards marked sure"] == 0
+    assert 0.0 <= result.numbers["calibration error (ECE)"] <= 1.0
+    assert "Reliability of the cards' calibrated chance" in "\n".join(run_module._section(result, None))
+
+
+class ReadsAsTold:
+    """A reader whose read of photo N is the N-th (cards, warnings) given."""
+
+    def __init__(self, reads):
+        self.reads = reads
+
+    def read(self, data, loose=False):
+        from vision.cards import Card, IndexReading
+        from vision.results import ReadResult
+
+        name = int(data.decode())
+        codes, warnings = self.reads[name]
+        cards = [Card(code, [IndexReading((10.0 * k, 0.0, 10.0 * k + 8, 12.0), code, 0.99, 0.9)], chance=0.99,
+                      sure=not warnings) for k, code in enumerate(codes)]
+        return ReadResult(cards, None, warnings, 1.0)
+
+
+def test_unknown_deck_photos_count_as_flagged_only_with_the_warning(tmp_path):
+    from vision.evaluation.evaluators import evaluate_unknown_decks
+    from vision.messages import UNKNOWN_DECK_WARNING
+
+    shows = [(["JS", "2H"], ["8S", "2H"], [f"{UNKNOWN_DECK_WARNING} (8S shows a court figure): check every card"]),
+             (["QD"], ["TD"], []),  # read as another card, not flagged
+             (["3C"], ["3C"], [])]  # no unknown letter to flag
+    for n, (truth, _, _) in enumerate(shows):
+        (tmp_path / f"{n:04d}.jpg").write_bytes(str(n).encode())
+        (tmp_path / f"{n:04d}.json").write_text(json.dumps(
+            {"rows": None, "kind": "scattered", "cards": [{"code": c, "indices": [[0, 0, 8, 12]]} for c in truth]}))
+    result = evaluate_unknown_decks(ReadsAsTold([(read, warned) for _, read, warned in shows]),
+                                    datasets.load_scenes(tmp_path), "unknown")
+    assert result.numbers["photos showing unknown letters"] == 2
+    assert result.numbers["unknown-deck photos flagged"] == 0.5
+    assert result.numbers["wrong cards marked sure"] == 1  # TD: sure, wrong and not warned
+    assert result.numbers["photos warned of an unknown deck"] == pytest.approx(1 / 3)
+    assert "0001.jpg" in result.failures[0] and result.failures[0].endswith(NO_WARNING)
