@@ -22,7 +22,7 @@ DEFAULTS: dict[str, object] = {
     # Photo reading as jobs (webapp/jobs): on when REDIS_URL is set, else photos are read in the request.
     "REDIS_URL": "",
     "JOBS_QUEUE": "photos",
-    "JOBS_TIMEOUT_S": 60,  # one read (~0.3-1 s) past this is stopped and retried
+    "JOBS_TIMEOUT_S": 30,  # a read (~0.3-1 s) past this is stopped and retried; a dead worker's job ~20 s later
     "JOBS_RETRIES": 2,  # attempts after the first, then the hand says the photo could not be read
     "JOBS_STUCK_AFTER_S": 300,  # a photo still waiting this long is reported on its hand (workers down?)
     "JOBS_SYNC": False,  # tests only: RQ runs the job inside the request (Queue(is_async=False))

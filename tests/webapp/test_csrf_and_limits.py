@@ -59,14 +59,18 @@ def test_writes_are_rate_limited_per_route_with_retry_after(strict_app):
 
 def test_the_counters_storage_is_configurable(app_config):
     """Memory by default; a Redis URL is handed to the limits library (RedisStorage, or without the `redis`
-    extra a start-up error that names it: never a silent fallback to per-process counters)."""
+    extra a start-up error that names it: never a silent fallback to per-process counters); with REDIS_URL (a
+    club) the counters live in that Redis."""
     from limits.errors import ConfigurationError
 
     from webapp import create_app
 
-    default = create_app(app_config)
+    default = create_app({k: v for k, v in app_config.items() if k != "REDIS_URL"})
     assert default.config["RATELIMIT_STORAGE_URI"] == "memory://"
     assert type(default.extensions["webapp.limiter"].storage).__name__ == "MemoryStorage"
+    club = create_app(app_config | {"REDIS_URL": "redis://127.0.0.1:9/0"})
+    assert club.config["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:9/0"
+    assert type(club.extensions["webapp.limiter"].storage).__name__ == "RedisStorage"
     try:
         shared = create_app(app_config | {"RATELIMIT_STORAGE_URI": "redis://127.0.0.1:9"})
     except ConfigurationError as err:
