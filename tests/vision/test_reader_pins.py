@@ -1,6 +1,7 @@
 """Pinned reads of the shipped reader: a handful of photos (sample_images/ as taken and in the evaluation's rendered
 views: a coloured lamp, a moved camera, a steep tilt) read as the reader read them before it became a pipeline of
-passes (vision.passes): codes, confidences to 1e-6, warnings and the second reads kept. A change to any pass, its
+passes (vision.passes): codes, confidences to 1e-6, warnings and the second reads kept; and since session 59 each
+card's `sure` flag (vision.sureness). A change to any pass, its
 order or a threshold that changes a reading shows here; a change meant to, regenerates the pins and says why:
 
     .venv/bin/python tests/vision/test_reader_pins.py tests/vision/reader_pins.json
@@ -53,6 +54,7 @@ def pinned_read(reader, name: str, view: str | None, loose: bool) -> dict:
     rows = result.to_dict()["rows"]
     return {"case": f"{name} {view or 'as taken'} {'loose' if loose else 'rows'}",
             "cards": [[card.code, card.confidence] for card in result.cards], "rows": rows,
+            "sure": [card.sure for card in result.cards],
             "warnings": result.warnings, "kept_reads": result.kept_reads}
 
 
@@ -71,6 +73,7 @@ def test_the_shipped_reader_reads_each_pinned_photo_as_pinned(shipped_reader, nu
     assert [confidence for _, confidence in read["cards"]] == pytest.approx(
         [confidence for _, confidence in pinned["cards"]], abs=1e-6)
     assert read["rows"] == pinned["rows"]
+    assert read["sure"] == pinned["sure"]  # the one flag (vision.sureness): calibration, threshold and checks
     assert read["warnings"] == pinned["warnings"]
     assert read["kept_reads"] == pinned["kept_reads"]
 
