@@ -61,7 +61,7 @@ def quick(reader: CardReader) -> CardReader:
 def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[str], loose: bool = False
                 ) -> dict | None:
     """The hand read from its own region, or None when that read is no better: not 13 cards (loose: not every card
-    the hand had), a code another hand holds, or no more cards named surely."""
+    the seat had, or a card in the region's outer margin), a code another hand holds, or no more cards named surely."""
     x0, y0, x1, y1 = region(hand, image.shape)
     ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
     if not ok:
@@ -80,9 +80,9 @@ def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[s
     cards = [dict(card, box=[card["box"][0] + x0, card["box"][1] + y0, card["box"][2] + x0, card["box"][3] + y0])
              for card in read["cards"]]
     bx0, by0, bx1, by1 = region(hand, image.shape, MARGIN / 2)
-    if any(not (bx0 <= (c["box"][0] + c["box"][2]) / 2 <= bx1 and by0 <= (c["box"][1] + c["box"][3]) / 2 <= by1)
-           for c in cards):
-        return None  # a card at the region's edge may be a neighbour's: never given to this hand
+    if loose and any(not (bx0 <= (c["box"][0] + c["box"][2]) / 2 <= bx1 and by0 <= (c["box"][1] + c["box"][3]) / 2
+                          <= by1) for c in cards):
+        return None  # Big Two: a card at the region's edge may be a neighbour's (a hand of 13 says whose it is)
     return {"seat": hand["seat"], "cards": cards, "rows": None if loose else read["rows"], "warnings": read["warnings"]}
 
 
