@@ -85,7 +85,7 @@ class CardReader:
         cast_hue = cast.hue if cast is not None and so_far.picture is not cast.balanced else None
         result = so_far.result
         warnings = judge(result.cards, so_far.picture, self.calibration, self.config.sure_chance,
-                         self.config.min_card_confidence, cast_hue)
+                         self.config.min_card_confidence, cast_hue, blurred=so_far.blurred is not None)
         result.timings_ms["sureness"] = (time.perf_counter() - start) * 1000
         return replace(result, warnings=[*result.warnings, *warnings]) if warnings else result
 

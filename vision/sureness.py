@@ -53,18 +53,21 @@ def load_calibration(path: Path) -> Calibration:
 
 
 def judge(cards: list[Card], picture: np.ndarray, calibration: Calibration, sure_chance: float,
-          min_card_confidence: float, cast_hue: float | None = None) -> list[str]:
+          min_card_confidence: float, cast_hue: float | None = None, blurred: bool = False) -> list[str]:
     """Sets each card's chance, doubts (added to those it has) and sure flag, in place; returns the warnings the
     checks call for: a court figure under a number's index means the deck's court letters are not French (German
-    B and D read as 8 and 10), so every card of the photo is doubted."""
+    B and D read as 8 and 10), so every card of the photo is doubted. In a photo warned `blurred` every card is
+    doubted too: that warning tells the player to check every card, and the flags say the same (a four-colour
+    deck's blurred 2D read as 2S from two corners at 0.991 was the one wrong card left sure on the rendered sets)."""
     doubts = consistency_doubts(picture, cards, cast_hue)
     strangers = [card for card in cards if any(why.startswith(COURT_UNDER_NUMBER) for why in doubts.get(id(card), ()))]
     warnings = []
     if strangers:
         warnings.append(f"{UNKNOWN_DECK_WARNING} (" + ", ".join(
             f"{card.code} shows a court figure" for card in strangers[:3]) + "): check every card")
+    photo_doubts = (("a card of an unknown deck",) if strangers else ()) + (("the photo looks blurred",) if blurred else ())
     for card in cards:
-        card.doubts = (*card.doubts, *doubts.get(id(card), ()), *(("a card of an unknown deck",) if strangers else ()))
+        card.doubts = (*card.doubts, *doubts.get(id(card), ()), *photo_doubts)
         card.chance = calibration.chance(card.confidence, len(separate_corners(card)))
         card.sure = card.chance >= sure_chance and card.confidence >= min_card_confidence and not card.doubts
     return warnings

@@ -146,3 +146,10 @@ def test_a_court_figure_under_a_number_index_warns_of_an_unknown_deck_and_doubts
     warnings = judge([court_as_eight, other], picture, IDENTITY, 0.9, 0.7)
     assert len(warnings) == 1 and warnings[0].startswith(UNKNOWN_DECK_WARNING) and "8S" in warnings[0]
     assert not court_as_eight.sure and not other.sure
+
+
+def test_in_a_photo_warned_blurred_no_card_is_sure():
+    blank = np.full((200, 400, 3), 255, np.uint8)
+    cards = [Card("AS", [reading(10, 10, "AS", 0.999)]), Card("KD", [reading(200, 10, "KD", 0.999)])]
+    assert judge(cards, blank, IDENTITY, 0.9, 0.7, blurred=True) == []
+    assert not any(card.sure for card in cards) and all("blurred" in card.doubts[-1] for card in cards)
