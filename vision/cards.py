@@ -90,11 +90,15 @@ class Card:
         (measured on synth-v2's val scenes: rows exactly right 0.667 -> 0.700, docs/reader.md). Overlapping boxes
         (one index found twice) count once, and at most two corners count, as most decks print two.
         """
+        return 1.0 - float(np.prod([1.0 - r.probability for r in self.separate_corners()[:2]]))
+
+    def separate_corners(self) -> list[IndexReading]:
+        """The card's readings that are separate corners (overlapping boxes count once), most probable first."""
         separate: list[IndexReading] = []
         for reading in sorted(self.indices, key=lambda r: -r.probability):
             if all(overlap_share(reading.box, kept.box) < SEPARATE_CORNER_OVERLAP for kept in separate):
                 separate.append(reading)
-        return 1.0 - float(np.prod([1.0 - r.probability for r in separate[:2]]))
+        return separate
 
     def alternatives(self, limit: int = ALTERNATIVES, min_probability: float = ALTERNATIVE_MIN_PROBABILITY
                      ) -> list[tuple[str, float]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards import SEPARATE_CORNER_OVERLAP, Card, IndexReading, overlap_share, same_card
+from vision.cards import Card, IndexReading, same_card
 from vision.crops import CLASS_NAMES
 from vision.faces import card_paper, middle_ink_share
 from vision.inks import survey_inks
@@ -40,22 +40,13 @@ CORNERS_MIN_DISTANCE = 2.5
 
 def consistency_doubts(picture: np.ndarray, cards: list[Card], cast_hue: float | None = None) -> dict[int, list[str]]:
     """id(card) -> every check's reason against it (ink, repeat, face)."""
-    corners = [(card, reading) for card in cards for reading in separate_corners(card)[:2]]
+    corners = [(card, reading) for card in cards for reading in card.separate_corners()[:2]]
     names, _ = survey_inks(picture, [reading.box for _, reading in corners], cast_hue) if corners else ([], None)
     doubts: dict[int, list[str]] = {}
     for check in (ink_doubts(cards, corners, names), repeat_doubts(cards), face_doubts(picture, cards)):
         for key, why in check.items():
             doubts.setdefault(key, []).append(why)
     return doubts
-
-
-def separate_corners(card: Card) -> list[IndexReading]:
-    """The card's readings that are separate corners (overlapping boxes count once), most probable first."""
-    separate: list[IndexReading] = []
-    for reading in sorted(card.indices, key=lambda r: -r.probability):
-        if all(overlap_share(reading.box, kept.box) < SEPARATE_CORNER_OVERLAP for kept in separate):
-            separate.append(reading)
-    return separate
 
 
 def ink_doubts(cards: list[Card], corners: list[tuple[Card, IndexReading]], names: list[str | None]
@@ -78,7 +69,7 @@ def repeat_doubts(cards: list[Card]) -> dict[int, str]:
     """The one-corner cards that may be a surer card's other corner read again."""
     doubts = {}
     for card in cards:
-        corners = separate_corners(card)
+        corners = card.separate_corners()
         if len(corners) != 1 or corners[0].class_probabilities is None:
             continue
         probabilities = corners[0].class_probabilities
@@ -98,7 +89,7 @@ def face_doubts(picture: np.ndarray, cards: list[Card]) -> dict[int, str]:
     doubts = {}
     for card in cards:
         rank = card.code[0]
-        corners = separate_corners(card)[:2]
+        corners = card.separate_corners()[:2]
         if rank not in COURT_RANKS | NUMBER_RANKS or len(corners) < 2:
             continue
         size = max(c.size for c in corners)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards import Card
-from vision.checks import COURT_UNDER_NUMBER, consistency_doubts, separate_corners
+from vision.checks import COURT_UNDER_NUMBER, consistency_doubts
 from vision.errors import ModelError
 from vision.messages import UNKNOWN_DECK_WARNING
 
@@ -68,6 +68,6 @@ def judge(cards: list[Card], picture: np.ndarray, calibration: Calibration, sure
     photo_doubts = (("a card of an unknown deck",) if strangers else ()) + (("the photo looks blurred",) if blurred else ())
     for card in cards:
         card.doubts = (*card.doubts, *doubts.get(id(card), ()), *photo_doubts)
-        card.chance = calibration.chance(card.confidence, len(separate_corners(card)))
+        card.chance = calibration.chance(card.confidence, len(card.separate_corners()))
         card.sure = card.chance >= sure_chance and card.confidence >= min_card_confidence and not card.doubts
     return warnings

@@ -8,7 +8,6 @@ import zlib
 from dataclasses import dataclass
 
 from vision.cards import Card
-from vision.checks import separate_corners
 
 # Reliability bins over the chance: most cards are read at 0.95 or more, so the top is split finely.
 BIN_EDGES = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 1.0)
@@ -38,7 +37,7 @@ class CardRecord:
 
 def record(photo: str, card: Card, right: bool) -> CardRecord:
     chance = card.chance if card.chance is not None else card.confidence
-    return CardRecord(photo, card.confidence, len(separate_corners(card)), chance, bool(card.sure), right,
+    return CardRecord(photo, card.confidence, len(card.separate_corners()), chance, bool(card.sure), right,
                       bool(card.doubts))
 
 
