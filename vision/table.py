@@ -19,7 +19,6 @@ turned); the cards are then grouped into hands and seated by their geometry alon
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from statistics import median
 
@@ -31,7 +30,7 @@ from vision.imageheader import ImageHeader
 from vision.messages import UNSURE_MARKS_WARNING
 from vision.results import LOW_CONFIDENCE, ReadResult
 from vision.rows import ROW_NAMES, group_rows
-from vision.table_closer import closer_looks
+from vision.table_closer import CODE, closer_looks
 from vision.table_fill import filled, nearest_group, unsure_cards
 
 # An index box taller than wide by this much stands upright: upright indices measure 1.3–2.7 tall for wide, side-on
@@ -53,7 +52,6 @@ DETACHED_MIN = 7.0
 # hold a single card.
 FEWEST_IN_A_HAND = 4
 FRONT_AMBIGUOUS = "cannot tell front from back"
-CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 NOT_IN_A_HAND = "card in no hand"
 
 

@@ -6,6 +6,7 @@ single-hand photo shows them 30–60 px): most cards a table read misses or doub
 own region at the photo's full resolution."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import cv2
@@ -21,6 +22,7 @@ from vision.results import LOW_CONFIDENCE
 # are the indices', the cards reach further).
 MARGIN = 0.25
 FULL_RESOLUTION = 1 << 30  # decode_photo's min_long_side: no reduced decoding
+CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")  # a card code named in a warning
 
 
 def wants_closer_look(hand: dict, loose: bool) -> bool:
@@ -61,7 +63,8 @@ def quick(reader: CardReader) -> CardReader:
 def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[str], loose: bool = False
                 ) -> dict | None:
     """The hand read from its own region, or None when that read is no better: not 13 cards (loose: not every card
-    the seat had, or a card in the region's outer margin), a code another hand holds, or no more cards named surely."""
+    the seat had, or a card in the region's outer margin), a code another hand holds, or no better standing (a hand
+    of 13 against one short or long, else more cards named surely)."""
     x0, y0, x1, y1 = region(hand, image.shape)
     ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
     if not ok:
@@ -74,8 +77,7 @@ def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[s
         return None
     if not loose and (len(codes) != EXPECTED_CARDS or read["rows"] is None):
         return None
-    if sum(card["confidence"] >= LOW_CONFIDENCE for card in read["cards"]) <= sum(
-            card["confidence"] >= LOW_CONFIDENCE for card in hand["cards"]):
+    if standing(read["cards"], loose) <= standing(hand["cards"], loose):
         return None
     cards = [dict(card, box=[card["box"][0] + x0, card["box"][1] + y0, card["box"][2] + x0, card["box"][3] + y0])
              for card in read["cards"]]
@@ -83,7 +85,20 @@ def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[s
     if loose and any(not (bx0 <= (c["box"][0] + c["box"][2]) / 2 <= bx1 and by0 <= (c["box"][1] + c["box"][3]) / 2
                           <= by1) for c in cards):
         return None  # Big Two: a card at the region's edge may be a neighbour's (a hand of 13 says whose it is)
-    return {"seat": hand["seat"], "cards": cards, "rows": None if loose else read["rows"], "warnings": read["warnings"]}
+    found = set(codes)
+    unexplained = [w for w in hand["warnings"]  # the first read's unsure marks this read does not name stay warned
+                   if w.startswith(UNSURE_MARKS_WARNING) and not set(CODE.findall(w)) <= found]
+    return {"seat": hand["seat"], "cards": cards, "rows": None if loose else read["rows"],
+            "warnings": read["warnings"] + unexplained}
+
+
+def standing(cards: list[dict], loose: bool) -> tuple:
+    """How good a hand's read is, compared as a tuple: a whole hand of 13 first, then the cards named surely, then
+    all the cards' confidence; loose, the number of cards."""
+    if loose:  # Big Two: more cards (every one it had, checked before)
+        return (len(cards),)
+    return (len(cards) == EXPECTED_CARDS, sum(card["confidence"] >= LOW_CONFIDENCE for card in cards),
+            sum(card["confidence"] for card in cards))
 
 
 def region(hand: dict, shape: tuple[int, ...], share: float = MARGIN) -> tuple[int, int, int, int]:

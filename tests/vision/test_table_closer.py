@@ -68,9 +68,18 @@ def test_a_second_read_naming_another_hands_card_is_not_kept(photo):
     assert table_closer.closer_looks(StandInReader(codes), photo, before) == before
 
 
-def test_a_second_read_no_surer_is_not_kept(photo):
-    before = table(CARD_CODES[:12], CARD_CODES[13:26])
+def test_a_whole_hand_read_again_is_kept_only_when_surer(photo):
+    before = table(CARD_CODES[:13], CARD_CODES[13:26])
+    before["hands"][0]["cards"][-1]["confidence"] = 0.45  # filled from an unsure mark
     assert table_closer.closer_looks(StandInReader(CARD_CODES[:13], confidence=0.5), photo, before) == before
+    read = table_closer.closer_looks(StandInReader(CARD_CODES[:13]), photo, before)
+    assert [c["confidence"] for c in read["hands"][0]["cards"]] == [0.95] * 13
+
+
+def test_a_short_hand_gives_way_to_a_whole_one_even_named_less_surely(photo):
+    read = table_closer.closer_looks(StandInReader(CARD_CODES[:13], confidence=0.5), photo,
+                                     table(CARD_CODES[:12], CARD_CODES[13:26]))
+    assert [c["code"] for c in read["hands"][0]["cards"]] == CARD_CODES[:13]
 
 
 def test_a_big_two_read_reaching_to_the_regions_edge_is_not_kept(photo):
@@ -91,3 +100,12 @@ def test_big_two_seat_read_again_keeps_every_card_it_had(photo):
     read = table_closer.closer_looks(StandInReader(CARD_CODES[:6]), photo, before, loose=True)
     assert [c["code"] for c in read["hands"][0]["cards"]] == CARD_CODES[:6] and read["hands"][0]["rows"] is None
     assert table_closer.closer_looks(StandInReader(CARD_CODES[1:7]), photo, before, loose=True) == before
+
+
+def test_big_two_seat_read_again_keeps_the_unsure_marks_it_does_not_name(photo):
+    before = table(CARD_CODES[:5], CARD_CODES[13:20])
+    before["hands"][0]["warnings"] = [f"left out unsure marks: {CARD_CODES[40]}? (0.45)"]
+    read = table_closer.closer_looks(StandInReader(CARD_CODES[:6]), photo, before, loose=True)
+    assert read["hands"][0]["warnings"] == before["hands"][0]["warnings"]
+    same = table_closer.closer_looks(StandInReader(CARD_CODES[:5]), photo, before, loose=True)
+    assert same == before  # no card more: the first read stands
