@@ -195,10 +195,14 @@ def play(args: argparse.Namespace) -> None:
                 gains.append(float(Fraction(net) - Fraction(base["net"][names[seat]])) / 3)
         mean, error = statistics.mean(gains), statistics.stdev(gains) / len(gains) ** 0.5
         seats = "2 players x 2 sets" if resolve_rules(rules).criss_cross != "off" else "4 seats"
-        print(f"{rules}: {args.play} deals x {seats} ({time.perf_counter() - start:.0f} s): the advisor's seat "
-              f"scores {mean:+.3f} ± {error:.3f} points per opponent per hand more than the plain setter "
-              f"(strongest back, middle, front) on the same cards against three plain setters; "
-              f"better on {sum(g > 0 for g in gains)}, worse on {sum(g < 0 for g in gains)} of {len(gains)} hands")
+        if resolve_rules(rules).criss_cross != "off":
+            who, unit, against = "player", "points per set comparison", "a plain-set opponent"
+        else:
+            who, unit, against = "seat", "points per opponent per hand", "three plain setters"
+        print(f"{rules}: {args.play} deals x {seats} ({time.perf_counter() - start:.0f} s): the advisor's {who} "
+              f"scores {mean:+.3f} ± {error:.3f} {unit} more than the plain setter (strongest back, middle, "
+              f"front) on the same cards against {against}; better on {sum(g > 0 for g in gains)}, worse on "
+              f"{sum(g < 0 for g in gains)} of {len(gains)}")
 
 
 def brute(args: argparse.Namespace) -> None:
