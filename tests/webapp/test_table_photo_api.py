@@ -104,3 +104,16 @@ def test_a_missing_table_photo_or_a_settled_round_is_refused(client, monkeypatch
         "hands": {"Ann": ANN, "Bob": BOB, "Cy": CY, "Dee": DEE}, "settle": True}).get_json()["number"]
     refused = send_photo(client, f"/api/games/{token}/rounds/{settled}")
     assert refused.status_code == 409 and "re-open it" in refused.get_json()["error"]
+
+
+def test_a_criss_cross_game_refuses_a_table_photo_and_keeps_nothing(client, monkeypatch):
+    use_table_reader(monkeypatch, table_reading({0: ANN, 2: BOB}))
+    token, round_url = api_game(client, players=("Ann", "Bob"))
+    criss_token = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": "criss-cross"}).get_json()["token"]
+    number = client.post(f"/api/games/{criss_token}/rounds").get_json()["number"]
+    refused = send_photo(client, f"/api/games/{criss_token}/rounds/{number}")
+    assert refused.status_code == 409 and "two sets" in refused.get_json()["error"]
+    assert client.get(f"/api/games/{criss_token}/rounds/{number}").get_json()["uploads"] == []
+    page = client.get(f"/g/{criss_token}/r/{number}").get_data(as_text=True)
+    assert 'id="table-photo"' not in page
+    assert 'id="table-photo"' in client.get(round_url.replace("/api/games/", "/g/").replace("/rounds/", "/r/")).get_data(as_text=True)

@@ -26,6 +26,7 @@ from webapp.rounds import live
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import locked_hand, locked_round, record_event, require_open
 from webapp.rounds.photos import _insert_photo_once
+from webapp.rounds.sets import is_criss_cross
 from webapp.rounds.shape import ROWS
 from webapp.table_reading import SIDES, photo_warnings, table_hands
 
@@ -48,12 +49,18 @@ class TableFill:
         return {"filled": self.filled, "skipped": self.skipped, "empty_seats": self.empty_seats}
 
 
+CRISS_CROSS_TABLE = ("A table photo fills one hand a seat; in criss cross each player has two sets: photograph each "
+                     "set on its own.")
+
+
 def store_table_photo(session: Session, store: PhotoStorage, rnd: Round, data: bytes, *, source: str = "photo",
                       read_slots: int = 0) -> Upload:
     """Read a table photo and keep it as the round's Upload of kind "table"; refused (nothing stored) when the photo
     is bad, the reader is missing, or it shows no hand."""
     live.require_current(rnd)  # before the slow read, as for a hand's photo
     require_open(rnd)
+    if is_criss_cross(rnd.game):  # a seat holds two sets; one photo of the table cannot say which is which
+        raise RoundError(CRISS_CROSS_TABLE, 409)
     loose = rnd.game.is_bigtwo  # cards left in hand lie loose, one group per seat
     round_id = rnd.id
     content_type = sniff_content_type(data)

@@ -46,4 +46,5 @@ def _take_set(_endpoint: str | None, values: dict[str, Any] | None) -> None:
 # The templates name a hand and build its links with these (set_number_of: None outside criss cross).
 round_views.bp.add_app_template_global(rounds.hand_label, "hand_label")
 round_views.bp.add_app_template_global(rounds.set_number, "set_number_of")
+round_views.bp.add_app_template_global(rounds.is_criss_cross, "is_criss_cross")
 round_views.bp.add_app_template_global(rounds.sets.set_share, "set_share")
