@@ -117,3 +117,12 @@ def test_a_criss_cross_game_refuses_a_table_photo_and_keeps_nothing(client, monk
     page = client.get(f"/g/{criss_token}/r/{number}").get_data(as_text=True)
     assert 'id="table-photo"' not in page
     assert 'id="table-photo"' in client.get(round_url.replace("/api/games/", "/g/").replace("/rounds/", "/r/")).get_data(as_text=True)
+
+
+def test_the_round_json_names_each_uploads_kind(client, monkeypatch):
+    use_table_reader(monkeypatch, table_reading(SEATED))
+    token, round_url = api_game(client)
+    assert send_photo(client, round_url, seats={str(k): v for k, v in
+                                                 {0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"}.items()}).status_code == 201
+    kinds = sorted(u["kind"] for u in client.get(round_url).get_json()["uploads"])
+    assert kinds == ["hand"] * 4 + ["table"]

@@ -36,7 +36,7 @@ def round_json(rnd: Round) -> dict[str, Any]:
                   for h in rnd.hands],
         "warnings": round_warnings(rnd), "ready": not settle_blockers(rnd, warnings), "settlement": rnd.settlement,
         "changes": recent_changes(rnd), "undo": undo_preview(rnd),
-        "uploads": [{"id": u.id, "player": u.player, "photo": u.photo_sha256, "source": u.source,
+        "uploads": [{"id": u.id, "player": u.player, "photo": u.photo_sha256, "source": u.source, "kind": u.kind,
                      "created_at": u.created_at.isoformat(), "status": u.status, "attempts": u.attempts, "error": u.error,
                      **({"set": u.hand_set + 1} if sets else {})}
                     for u in rnd.uploads],
