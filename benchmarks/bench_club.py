@@ -254,6 +254,24 @@ class CpuMeter:
         return totals
 
 
+def busy_pids(redis) -> set[int]:  # type: ignore[no-untyped-def]
+    from rq import Worker
+
+    return {worker.pid for worker in Worker.all(connection=redis) if worker.get_state() == "busy" and worker.pid}
+
+
+def busy_reader(redis, wait_s: float = 15.0) -> int | None:  # type: ignore[no-untyped-def]
+    """The pid of a reader in the middle of a read (waiting up to `wait_s` for one), so the kill loses a photo in
+    hand if anything can."""
+    deadline = time.perf_counter() + wait_s
+    while time.perf_counter() < deadline:
+        busy = busy_pids(redis)
+        if busy:
+            return min(busy)
+        time.sleep(0.05)
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=300.0, help="uploading for this long (default 300)")
@@ -303,11 +321,12 @@ def main() -> None:
             meter.sample(club_pids(club_dir))
             if not args.no_kill and killed_at is None and elapsed >= kill_after:
                 pids = club_pids(club_dir)
-                reader, app_worker = pids["readers"][0], pids["gunicorn"][1]
+                reader, app_worker = busy_reader(redis) or pids["readers"][0], pids["gunicorn"][1]
                 os.kill(reader, signal.SIGKILL)
                 os.kill(app_worker, signal.SIGKILL)
                 killed_at = time.perf_counter()
-                print(f"[{elapsed:5.0f} s] killed reader {reader} and app process {app_worker}", flush=True)
+                print(f"[{elapsed:5.0f} s] killed reader {reader} (mid-read: {reader in busy_pids(redis)}) and app "
+                      f"process {app_worker}", flush=True)
         uploads_stopped = time.perf_counter()
         # Drain: the phones keep polling until every accepted photo is seen read (or the drain time is up).
         while time.perf_counter() - uploads_stopped < args.drain_s:
@@ -324,7 +343,7 @@ def main() -> None:
         load = os.getloadavg()
 
         # The server's side: each upload's own time from stored to read, from the rounds' JSON.
-        server_latency, statuses = [], {}
+        server_latency, statuses, retried = [], {}, []
         for token in tables:
             for _attempt in range(3):  # the setup connection may have been to the app process killed
                 status, _, body = setup.call("GET", f"/api/games/{token}/rounds/1")
@@ -333,10 +352,13 @@ def main() -> None:
             round_json = json.loads(body)
             created = {u["id"]: datetime.fromisoformat(u["created_at"]) for u in round_json["uploads"]}
             statuses.update({u["id"]: u["status"] for u in round_json["uploads"]})
+            attempts = {u["id"]: u["attempts"] for u in round_json["uploads"]}
             for event in round_json["events"]:
                 upload = (event.get("detail") or {}).get("upload")
                 if event["kind"] == "read" and upload in created:
                     server_latency.append((datetime.fromisoformat(event["at"]) - created[upload]).total_seconds())
+                    if attempts[upload] > 1:
+                        retried.append((upload, attempts[upload], server_latency[-1]))
         phone_latency = [stats.seen[u] - stats.sent[u] for u in stats.seen if u in stats.sent]
         accepted = len(stats.sent)
         read = sum(1 for u in stats.sent if statuses.get(u) == "read")
@@ -354,6 +376,8 @@ def main() -> None:
         print(f"errors before the kill: {len(before)}; after: {len(after)}; connections dropped by the kill (sent "
               f"again): {stats.dropped}"
               + (f" (first: {(before or after)[0]})" if before or after else ""))
+        print("photos read on a retry (upload, attempts, stored -> read): "
+              + (", ".join(f"{u} {a} {t:.1f} s" for u, a, t in retried) or "none"))
         print(f"every accepted photo read: {read} of {accepted}"
               + ("" if read == accepted else f"; not read: {sorted(set(stats.sent) - {u for u, s in statuses.items() if s == 'read'})[:10]}"))
         print("queue depth (s: waiting + being read): "
