@@ -34,6 +34,25 @@ def _amount_what(text: str) -> str:
 _AMOUNT = {"what": _amount_what}
 
 
+def _side(word: str) -> str:
+    """A seat of the table photo (bottom, left, top, right) as the seats page names it."""
+    return translate_or(word.capitalize(), word)
+
+
+_SEAT = {"side": _side}
+
+
+def _skipped(text: str) -> str:
+    """The hands a table photo did not fill, each line in the reader's language."""
+    lines: list[str] = []
+    for piece in text.split("; "):   # "…, so it was not used; give that seat a player to use it" is one line
+        if lines and piece.startswith("give that seat"):
+            lines[-1] += "; " + piece
+        else:
+            lines.append(piece)
+    return translate("list_separator").join(error_text(line) for line in lines)
+
+
 def _missing(text: str) -> str:
     """'Ann: back row: 2 cards missing; Bob: no cards yet' with each line in the reader's language."""
     pieces: list[str] = []
@@ -136,6 +155,28 @@ ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
     (N_("The upload is too large; the limit is {size}."), None),
     (N_("Filled from the table photo: {filled}. Check each hand below."), None),
     (N_("Too many requests from this address; try again in {n} s."), None),
+    # table photos (webapp.rounds.table_photos, webapp.views.table) and criss cross's sets
+    (N_("The table photo is being read; the hands appear here when it is done (or the seats are asked)."), None),
+    (N_("A table photo fills one hand a seat; in criss cross each player has two sets: photograph each set on its "
+        "own."), None),
+    (N_("The card reader is unavailable ({reason}); photograph each hand on its own or type the cards."), None),
+    (N_("This round has no table photo {n}."), None),
+    (N_("No hand found on this table photo: make sure the whole table and every hand's cards are in the picture."),
+     None),
+    (N_("No hand found on this table photo: {warnings}"), {"warnings": _skipped}),
+    (N_("No hand was filled: {lines}."), {"lines": _skipped}),
+    (N_("the hand at the {side} seat ({n} cards): {player} surrendered, so it was not used"), _SEAT),
+    (N_("The hand at the {side} seat ({n} cards): {player} surrendered, so it was not used."), _SEAT),
+    (N_("the hand at the {side} seat ({n} cards): {player} went out (holds no cards), so it was not used"), _SEAT),
+    (N_("The hand at the {side} seat ({n} cards): {player} went out (holds no cards), so it was not used."), _SEAT),
+    (N_("the hand at the {side} seat ({n} cards): no player sits there, so it was not used; give that seat a "
+        "player to use it"), _SEAT),
+    (N_("The hand at the {side} seat ({n} cards): no player sits there, so it was not used; give that seat a "
+        "player to use it."), _SEAT),
+    (N_("No hand was found at {player}'s seat ({side}); {player2}'s hand is unchanged."), _SEAT),
+    (N_("'set' must be 1 or 2, not {value}."), None),
+    (N_("This game deals one hand per player: there is no set {n} (only criss cross deals two)."), None),
+    (N_("Criss cross deals each player sets 1 and 2: there is no set {n}."), None),
     # photo reading jobs (webapp.jobs), the advisor and hindsight (scoring)
     (N_("The round was settled before this photo was read; re-open the round and send the photo again."), None),
     (N_("The photo's file is missing from the photo store."), None),

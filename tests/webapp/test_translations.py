@@ -333,3 +333,24 @@ def test_what_stops_settling_reads_in_chinese(client, lang):
     html = refused.get_data(as_text=True)
     assert not _english_words(html), sorted(_english_words(html))
     assert re.search(r'id="settle-missing">.*(相公|头道).*</p>', html, re.DOTALL)
+
+
+def test_table_photo_messages_read_in_chinese(app):
+    """The table photo's refusals and report lines (written in English by rounds.table_photos and views.table)."""
+    from flask import session
+
+    from webapp.error_text import error_text
+    from webapp.rounds import table_photos
+    from webapp.views import table
+
+    skipped = [table_photos.skip_line({"side": side, "cards": 13, "player": "Ann", "reason": reason})
+               for side, reason in (("right", "surrendered"), ("left", "went_out"), ("top", "no_player"))]
+    empty = table_photos.empty_seat_line({"player": "Bob", "side": "bottom"})
+    messages = [table.READING, table_photos.CRISS_CROSS_TABLE, f"{table_photos.NO_HAND_FOUND}: make sure the whole "
+                "table and every hand's cards are in the picture.", "No hand was filled: " + "; ".join(skipped) + ".",
+                *(line[0].upper() + line[1:] + "." for line in [*skipped, empty])]
+    with app.test_request_context("/"):
+        session["lang"] = "zh-Hant"
+        for message in messages:
+            said = error_text(message)
+            assert not re.search(r"[A-Za-z]{2,}", re.sub(r"\b(Ann|Bob)\b", "", said)), (message, said)
