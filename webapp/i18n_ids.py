@@ -135,6 +135,7 @@ WARNINGS = (
     N_("warn_too_few_for_rows"),
     N_("warn_too_many"),
     N_("warn_unsure_marks"),
+    N_("warn_unknown_deck"),
 )
 
 # The exports' column names (webapp.export.csv_header).

@@ -161,3 +161,11 @@ def test_a_doubted_card_is_warned_of_until_it_is_corrected(client, monkeypatch):
         "csrf_token": csrf_token(client), "row": "front", "index": "1", "code": "KD"})
     assert response.status_code == 303
     assert [code for _, code, _ in doubts()] == ["9H"]
+
+
+def test_an_unknown_deck_warning_is_restated_with_its_codes():
+    from vision.messages import UNKNOWN_DECK_WARNING
+
+    text = f"{UNKNOWN_DECK_WARNING} (8C shows a court figure, TD shows a court figure): check every card"
+    assert restate(text) == ("unknown_deck", {"codes": "8C, TD"})
+    assert "8C, TD" in READER_WARNING_TEXT["unknown_deck"].format(codes="8C, TD")

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from vision.messages import (BLURRED_WARNING, NO_CARDS_WARNING, SECOND_LOOK_WARNING, SEEN_TWICE_WARNING,
-                             UNSURE_MARKS_WARNING)
+                             UNKNOWN_DECK_WARNING, UNSURE_MARKS_WARNING)
 from vision.sharpness import BLURRED_BELOW
 
 # English wording of the restated warnings (translations: webapp.i18n).
@@ -28,6 +28,8 @@ READER_WARNING_TEXT: dict[str, str] = {
     "no_rows": "The cards do not lie in three separate rows: lay them out in rows and retake it, or type them.",
     "too_few_for_rows": "Only {n} card(s) found: too few to form rows.",
     "no_card_read": "No card was read in the photo: retake it with the cards' corners in view, closer and in focus.",
+    "unknown_deck": "These cards' corners use letters this reader does not know ({codes} show a court figure): it "
+                    "reads French-suited decks (A K Q J). Check every card, or type them.",
 }
 
 # Card counts, row sizes, confidence and the second look's doubts: the review checks these against the hand as
@@ -52,7 +54,9 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"rows ambiguous: the cards do not form three separate rows"), "no_rows"),
     (re.compile(r"cannot form rows from (?P<n>\d+) card"), "too_few_for_rows"),
     (re.compile(re.escape(NO_CARDS_WARNING) + ":"), "no_card_read"),
+    (re.compile(re.escape(UNKNOWN_DECK_WARNING) + r" \((?P<codes>.+)\)"), "unknown_deck"),
 ]
+_CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 
 
 def rechecked_by_review(text: str) -> bool:
@@ -82,6 +86,8 @@ def restate(text: str) -> tuple[str, dict[str, Any]] | None:
             params: dict[str, Any] = found.groupdict()
             if key == "blurred":
                 params["sharp"] = f"{BLURRED_BELOW:g}"
+            if key == "unknown_deck":  # "8C shows a court figure, TD shows …": the codes, in any language
+                params["codes"] = ", ".join(_CODE.findall(params["codes"]))
             return key, params
     return None
 
