@@ -32,7 +32,7 @@ def N_(msgid: str) -> str:
 # Ids a template or module builds at run time (`_(row)`, `_('src_' ~ source)`), listed so that extraction finds them.
 RUN_TIME_IDS = (
     N_("front"), N_("middle"), N_("back"), N_("cards"), N_("open"), N_("settled"),
-    N_("src_manual"), N_("src_photo"), N_("src_camera"), N_("src_webcam"), N_("src_api"),
+    N_("src_manual"), N_("src_photo"), N_("src_camera"), N_("src_webcam"), N_("src_api"), N_("src_table"),
     N_("game_chinese-poker"), N_("game_bigtwo"),
     N_("instant_cards_n"), N_("cards_left_n"), N_("settle_blocked_rank"), N_("settle_blocked_bigtwo"),
     N_("settle_blocked"), N_("waiting_hint_bigtwo"), N_("waiting_hint"), N_("tap_to_move"), N_("tap_to_fix"),

@@ -278,12 +278,12 @@ def test_low_confidence_cards_are_flagged_on_the_review(client, monkeypatch):
     client.post(f"/g/{token}/r/{number}/p/1/photo", data={
         "csrf_token": csrf_token(client), "photo": (io.BytesIO(jpeg_bytes()), "x.jpg")}, content_type="multipart/form-data")
     page = client.get(f"/g/{token}/r/{number}/p/1").get_data(as_text=True)
-    assert "KD was read with low confidence (31%)." in page and "2S was seen 2 times far apart" in page
+    assert "KD: the reader is not sure of it (31%); check this card." in page and "2S was seen 2 times far apart" in page
     assert 'class="card red unsure fix" data-row="cards" data-index="1" data-code="KD"' in page
     assert "2 cards read" in page and "2 cards left" in page
     client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
-    assert "KD 的讀取信心偏低（31%）。" in page and "請標明出完牌的玩家（贏家），或報即時勝出的玩家。" in page
+    assert "KD：讀卡程式沒有把握（31%），請檢查這張牌。" in page and "請標明出完牌的玩家（贏家），或報即時勝出的玩家。" in page
     assert "2S 在照片中相隔很遠地出現了 2 次" in page
 
 

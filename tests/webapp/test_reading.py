@@ -47,11 +47,11 @@ def test_low_confidence_card_is_flagged_on_the_round(client):
         hand.front, hand.middle, hand.back = CODES[:3], CODES[3:8], CODES[8:]
         db.commit()
     warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
-    assert any("9H was read with low confidence" in w["text"] and w["level"] == "warn" for w in warnings)
+    assert any("9H: the reader is not sure of it" in w["text"] and w["level"] == "warn" for w in warnings)
     client.post(f"/g/{token}/r/{number}/p/0/correct",
                 data={"csrf_token": csrf_token(client), "row": "middle", "index": "2", "code": "9D"})
     warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
-    assert not any("low confidence" in w["text"] for w in warnings)
+    assert not any("not sure of it" in w["text"] for w in warnings)
 
 
 def test_read_slots_limit_how_many_photos_are_read_at_once(monkeypatch):

@@ -6,7 +6,7 @@ import io
 import json
 
 from table_testkit import table_reading, use_table_reader
-from webapp_testkit import ANN, BOB, CY, DEE, jpeg_bytes
+from webapp_testkit import ANN, BOB, CY, DEE, csrf_token, jpeg_bytes
 
 SEATED = {0: ANN, 1: BOB, 2: CY, 3: DEE}
 
@@ -126,3 +126,14 @@ def test_the_round_json_names_each_uploads_kind(client, monkeypatch):
                                                  {0: "Ann", 1: "Bob", 2: "Cy", 3: "Dee"}.items()}).status_code == 201
     kinds = sorted(u["kind"] for u in client.get(round_url).get_json()["uploads"])
     assert kinds == ["hand"] * 4 + ["table"]
+
+
+def test_a_hand_filled_from_a_table_photo_names_its_source_in_words(client, monkeypatch):
+    use_table_reader(monkeypatch, table_reading(SEATED))
+    token, round_url = api_game(client)
+    assert send_photo(client, round_url, seats={"0": "Ann", "1": "Bob", "2": "Cy", "3": "Dee"}).status_code == 201
+    page_url = round_url.replace("/api/games/", "/g/").replace("/rounds/", "/r/")
+    for lang, words in (("en", "table photo"), ("zh-Hant", "整桌相片"), ("zh-Hans", "整桌照片")):
+        client.post("/lang", data={"csrf_token": csrf_token(client), "lang": lang})
+        page = client.get(page_url).get_data(as_text=True)
+        assert "src_" not in page and words in page, lang

@@ -128,7 +128,7 @@ WARNING_TEXT = {
     "not_card": "'{code}' is not a card; tap it to correct it.",
     "repeated": "{code} appears {n} times in this hand.",
     "shared": "{code} was also read for {players}.",
-    "low": "{code} was read with low confidence ({percent}%).",
+    "low": "{code}: the reader is not sure of it ({percent}%); check this card.",
     "second_look": "{code}: a second look at it reads {other} ({percent}%). Check this card.",
     "second_look_none": "{code}: a second look at it sees no card there ({percent}%). Check this card.",
     "no_cards_left": "No cards left yet: take a photo or type them, or mark this player as the one who went out.",
