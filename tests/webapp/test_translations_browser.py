@@ -86,6 +86,8 @@ def test_chinese_pages_on_a_phone_have_no_english(live_server, browser, lang, ch
     assert page.locator("html").get_attribute("lang") == lang
     found: dict[str, list[str]] = {}
     check(page, f"{lang}-01-home", found)
+    # The header stays one line on a phone (the chips are 44 px tall; two lines would be ~100 px).
+    assert page.locator("header.top").bounding_box()["height"] < 70
 
     page.goto(live_server + "/games/new")
     for fold in page.locator("details.more-options, fieldset.options:visible details").all():
