@@ -30,8 +30,8 @@ from vision.imageheader import ImageHeader
 from vision.messages import UNSURE_MARKS_WARNING
 from vision.results import LOW_CONFIDENCE, ReadResult
 from vision.rows import ROW_NAMES, group_rows
-from vision.table_closer import CODE, closer_looks
-from vision.table_fill import filled, nearest_group, unsure_cards
+from vision.table_closer import CODE, NOT_IN_A_HAND, closer_looks
+from vision.table_fill import filled, nearest_group, other_marks, unsure_cards
 
 # An index box taller than wide by this much stands upright: upright indices measure 1.3–2.7 tall for wide, side-on
 # ones 0.25–0.55, seen straight above down to 45° (the tilt squeezes both) on rendered tables.
@@ -52,7 +52,6 @@ DETACHED_MIN = 7.0
 # hold a single card.
 FEWEST_IN_A_HAND = 4
 FRONT_AMBIGUOUS = "cannot tell front from back"
-NOT_IN_A_HAND = "card in no hand"
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,11 @@ def photo_size(header: ImageHeader) -> tuple[int, int]:
 def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = False) -> dict:
     """The hands of a loose read of a table photo (`photo_size` = its width and height in pixels, as shown)."""
     read = len(result.cards)
-    cards = result.cards + unsure_cards(result)  # spares (to fill short hands) after the cards read surely
+    spare_cards = unsure_cards(result)
+    cards = result.cards + spare_cards  # spares (to fill short hands) after the cards read surely
+    unfilling = len(cards)
+    if loose:  # ...then marks that fill nothing but warn the seat they lie with (rows: a hand not of 13 warns)
+        cards += other_marks(result, spare_cards)
     card_dicts = ReadResult(cards, None, [], result.scale).to_dict()["cards"]
     marks = marks_of(cards, read)
     groups, unassigned = [], []
@@ -107,13 +110,13 @@ def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = F
                 groups.append(kept)
     centres, sizes = np.array([m.centre for m in marks]).reshape(-1, 2), np.array([m.size for m in marks])
     reaches = [reach(marks, g) for g in groups]
-    spares = list(range(read, len(cards)))
+    spares = list(range(read, unfilling))
     if not loose:
         groups = filled(groups, cards, centres, sizes, reaches, spares)
     centre = np.array(photo_size, dtype=float) / 2 / result.scale
     hands = [hand_of(cards, marks, group, marks[group[0]].upright, centre, loose) for group in groups]
     left_out: dict[int, list[int]] = {}  # the spares no hand took, by the group they lie with: warned there
-    for spare in (s for s in spares if all(s not in g for g in groups)):
+    for spare in [s for s in spares if all(s not in g for g in groups)] + list(range(unfilling, len(cards))):
         left_out.setdefault(nearest_group(groups, centres, sizes, reaches, spare), []).append(spare)
     for k, hand in enumerate(hands):
         if left_out.get(k):

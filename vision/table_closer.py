@@ -22,6 +22,13 @@ from vision.results import LOW_CONFIDENCE
 # are the indices', the cards reach further).
 MARGIN = 0.25
 FULL_RESOLUTION = 1 << 30  # decode_photo's min_long_side: no reduced decoding
+# Cards in no hand read again as a hand of their own: at least this many within STRAYS_APART index sizes of one
+# another (a hand's cards lie 2–13 index sizes apart; a stray card between two hands lies alone), their region widened
+# by STRAYS_MARGIN index sizes on every side (they may be a corner of the hand only).
+STRAYS_TOGETHER = 3
+STRAYS_APART = 12.0
+STRAYS_MARGIN = 6.0
+NOT_IN_A_HAND = "card in no hand"  # vision.table's warning of a card in no hand
 CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")  # a card code named in a warning
 
 
@@ -34,9 +41,11 @@ def wants_closer_look(hand: dict, loose: bool) -> bool:
 
 
 def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = False) -> dict:
-    """The table with each hand that wants it read again from its own region."""
+    """The table with each hand that wants it read again from its own region, then (rows mode) each few cards in no
+    hand that lie together read again from their region as a hand of its own (`hand_in_no_hand`)."""
     wanted = [k for k, hand in enumerate(table["hands"]) if wants_closer_look(hand, loose)]
-    if not wanted:
+    strays = [] if loose else strays_together(table["unassigned"])
+    if not wanted and not strays:
         return table
     image = decode_photo(data, min_long_side=FULL_RESOLUTION).image
     reader = quick(reader)
@@ -47,7 +56,73 @@ def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = Fal
         closer = closer_hand(reader, image, hands[k], others, loose)
         if closer is not None:
             hands[k] = closer
-    return dict(table, hands=hands)
+    table = dict(table, hands=hands)
+    for stray in strays:
+        table = hand_in_no_hand(reader, image, table, stray)
+    return table
+
+
+def strays_together(unassigned: list[dict]) -> list[list[dict]]:
+    """The cards in no hand that lie together, STRAYS_TOGETHER or more within STRAYS_APART index sizes of one
+    another (a far-side hand the whole-photo read saw only a few cards of): each such cluster, largest first."""
+    if len(unassigned) < STRAYS_TOGETHER:
+        return []
+    centres = np.array([[(c["box"][0] + c["box"][2]) / 2, (c["box"][1] + c["box"][3]) / 2] for c in unassigned])
+    size = float(np.median([max(c["box"][2] - c["box"][0], c["box"][3] - c["box"][1]) for c in unassigned]))
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= STRAYS_APART * max(size, 1.0)
+    cluster_of = list(range(len(unassigned)))
+    for i, j in zip(*np.nonzero(near)):  # single linkage: merge i's and j's clusters
+        a, b = cluster_of[i], cluster_of[j]
+        if a != b:
+            cluster_of = [a if c == b else c for c in cluster_of]
+    clusters: dict[int, list[dict]] = {}
+    for card, c in zip(unassigned, cluster_of):
+        clusters.setdefault(c, []).append(card)
+    return sorted((c for c in clusters.values() if len(c) >= STRAYS_TOGETHER), key=len, reverse=True)
+
+
+def hand_in_no_hand(reader: CardReader, image: np.ndarray, table: dict, stray: list[dict]) -> dict:
+    """The table with these cards in no hand read again from their region (widened by STRAYS_MARGIN index sizes):
+    a hand when that read is 13 cards in rows, holding every one of them and no other hand's or stray's card, seated
+    by the way its rows face (front → back points at its owner) in a seat no hand holds; else the table as it was."""
+    size = float(np.median([max(c["box"][2] - c["box"][0], c["box"][3] - c["box"][1]) for c in stray]))
+    x0, y0, x1, y1 = region({"cards": stray}, image.shape, 0.0, extra=STRAYS_MARGIN * size)
+    ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
+    if not ok:
+        return table
+    read = reader.read(crop.tobytes()).to_dict()
+    codes = [card["code"] for card in read["cards"]]
+    mine = {card["code"] for card in stray}
+    others = {card["code"] for hand in table["hands"] for card in hand["cards"]}
+    others |= {card["code"] for card in table["unassigned"]} - mine
+    if len(codes) != EXPECTED_CARDS or read["rows"] is None or not mine <= set(codes) or others & set(codes):
+        return table
+    cards = [dict(card, box=[card["box"][0] + x0, card["box"][1] + y0, card["box"][2] + x0, card["box"][3] + y0])
+             for card in read["cards"]]
+    seat = facing_seat(cards)
+    if seat is None or any(hand["seat"] == seat for hand in table["hands"]):
+        return table
+    hand = {"seat": seat, "cards": cards, "rows": read["rows"], "warnings": read["warnings"]}
+    unassigned = [card for card in table["unassigned"] if card["code"] not in mine]
+    warnings = [w for w in table["warnings"] if not any(w.startswith(f"{NOT_IN_A_HAND}: {code} at ") for code in mine)]
+    return dict(table, hands=sorted(table["hands"] + [hand], key=lambda h: h["seat"]), unassigned=unassigned,
+                warnings=warnings)
+
+
+def facing_seat(cards: list[dict]) -> int | None:
+    """The seat a hand in rows faces: its front row's centre → its back row's points at its owner (down: seat 0,
+    left 1, up 2, right 3); None when the rows are not apart by more than they are across."""
+    def middle(row: str) -> np.ndarray:
+        return np.mean([[(c["box"][0] + c["box"][2]) / 2, (c["box"][1] + c["box"][3]) / 2]
+                        for c in cards if c["row"] == row], axis=0)
+    if not any(c["row"] == "front" for c in cards) or not any(c["row"] == "back" for c in cards):
+        return None
+    dx, dy = middle("back") - middle("front")
+    if max(abs(dx), abs(dy)) < 2 * min(abs(dx), abs(dy)):
+        return None  # a diagonal hand: no seat it clearly faces
+    if abs(dy) > abs(dx):
+        return 0 if dy > 0 else 2
+    return 3 if dx > 0 else 1
 
 
 def quick(reader: CardReader) -> CardReader:
@@ -101,11 +176,13 @@ def standing(cards: list[dict], loose: bool) -> tuple:
             sum(card["confidence"] for card in cards))
 
 
-def region(hand: dict, shape: tuple[int, ...], share: float = MARGIN) -> tuple[int, int, int, int]:
-    """The hand's cards' boxes (photo pixels) widened by `share` of their larger side, within the photo."""
+def region(hand: dict, shape: tuple[int, ...], share: float = MARGIN, extra: float = 0.0
+           ) -> tuple[int, int, int, int]:
+    """The hand's cards' boxes (photo pixels) widened by `share` of their larger side (and `extra` pixels), within
+    the photo."""
     boxes = np.array([card["box"] for card in hand["cards"]], dtype=float)
     x0, y0 = boxes[:, :2].min(axis=0)
     x1, y1 = boxes[:, 2:].max(axis=0)
-    margin = share * max(x1 - x0, y1 - y0)
+    margin = share * max(x1 - x0, y1 - y0) + extra
     h, w = shape[:2]
     return (int(max(0, x0 - margin)), int(max(0, y0 - margin)), int(min(w, x1 + margin)), int(min(h, y1 + margin)))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards import EXPECTED_CARDS, SEPARATE_CORNER_OVERLAP, Card, merge_indices, overlap_share, same_index
+from vision.cards import (EXPECTED_CARDS, SEPARATE_CORNER_OVERLAP, Card, merge_indices, overlap_share, same_card,
+                          same_index)
 from vision.results import FILL_MIN_CONFIDENCE, ReadResult
 
 
@@ -17,6 +18,22 @@ def unsure_cards(result: ReadResult) -> list[Card]:
                 and not any(same_index(r, other) for other in kept)]
     cards, _ = merge_indices(left_out)
     return sorted((c for c in cards if c.confidence >= FILL_MIN_CONFIDENCE), key=lambda c: -c.confidence)
+
+
+def other_marks(result: ReadResult, spares: list[Card]) -> list[Card]:
+    """The read's other left-out marks, none on an index a kept card or a spare shows: boxes the classifier left
+    unnamed (none of a code named within a card's reach: that card's other corner, as vision.results), names under
+    FILL_MIN_CONFIDENCE, codes a kept card holds elsewhere. They fill nothing; the Big Two seat they lie with is warned
+    of them (a box seen there that none of its cards accounts for: a card hidden under the others)."""
+    shown = [index for card in result.cards + spares for index in card.indices]
+    named = [r for r in result.readings if not r.unnamed]
+    left_out = [r for r in result.readings if not any(same_index(r, other) for other in shown)
+                and not (r.unnamed and any(other.code == r.code and same_card(r, other) for other in named))]
+    marks: list[Card] = []
+    for code in sorted({r.code for r in left_out}):  # by code, as merge_indices, but the unnamed apart from the named
+        for unnamed in (False, True):
+            marks += merge_indices([r for r in left_out if r.code == code and r.unnamed == unnamed])[0]
+    return sorted(marks, key=lambda c: -c.confidence)
 
 
 def filled(groups: list[list[int]], cards: list[Card], centres: np.ndarray, sizes: np.ndarray, reach: list[float],

@@ -109,3 +109,52 @@ def test_big_two_seat_read_again_keeps_the_unsure_marks_it_does_not_name(photo):
     assert read["hands"][0]["warnings"] == before["hands"][0]["warnings"]
     same = table_closer.closer_looks(StandInReader(CARD_CODES[:5]), photo, before, loose=True)
     assert same == before  # no card more: the first read stands
+
+
+class HandInRows(StandInReader):
+    """Reads every region as one hand of 13 in rows, its front row nearest the region's bottom (a top seat's hand)."""
+
+    def read(self, data: bytes, loose: bool = False):
+        read = super().read(data, loose).to_dict()
+        rows = read["rows"]
+        for card_ in read["cards"]:
+            row = next(name for name in rows if card_["code"] in rows[name])
+            y = {"front": 300, "middle": 200, "back": 100}[row]
+            card_["box"] = [card_["box"][0], y, card_["box"][2], y + 40]
+            card_["row"] = row
+        return type("Read", (), {"to_dict": lambda _: read})()
+
+
+def strays(codes: list[str], x: float, y: float) -> list[dict]:
+    return [dict(card(code, x + 40 * i, y), row=None) for i, code in enumerate(codes)]
+
+
+def test_a_few_cards_in_no_hand_lying_together_are_read_again_as_a_hand_seated_by_its_rows(photo):
+    codes = CARD_CODES[26:39]
+    before = table(CARD_CODES[:13], CARD_CODES[13:26])
+    before["hands"] = before["hands"][:1]  # seat 0 only: the top hand was seen as four cards in no hand
+    before["unassigned"] = strays(codes[3:7], 900, 150)
+    before["warnings"] = [f"card in no hand: {c['code']} at {c['box']} lies apart from every hand; add it to its "
+                          "hand by hand" for c in before["unassigned"]] + ["left out unsure marks: 2C? (0.30)"]
+    reader = HandInRows(codes)
+    read = table_closer.closer_looks(reader, photo, before)
+    assert [hand["seat"] for hand in read["hands"]] == [0, 2]
+    assert read["hands"][1]["rows"] == {"front": codes[:3], "middle": codes[3:8], "back": codes[8:]}
+    assert read["unassigned"] == [] and read["warnings"] == ["left out unsure marks: 2C? (0.30)"]
+    # the strays' region, widened by STRAYS_MARGIN index sizes (6 x 40 px) on every side (the top at the photo's edge)
+    assert reader.regions == [(190 + 240, 140 + 2 * 240)]
+
+
+def test_cards_in_no_hand_stay_unassigned_unless_read_again_as_a_whole_hand_in_a_free_seat(photo):
+    codes = CARD_CODES[26:39]
+    before = table(CARD_CODES[:13], CARD_CODES[13:26])
+    before["unassigned"] = strays(codes[3:7], 900, 150)
+    assert table_closer.closer_looks(HandInRows(codes), photo, before) == before  # seat 2 is taken
+    alone = dict(before, hands=before["hands"][:1])
+    assert table_closer.closer_looks(HandInRows(codes[:12]), photo, alone) == alone  # 12 cards: no hand
+    assert table_closer.closer_looks(HandInRows(codes[:12] + CARD_CODES[:1]), photo, alone) == alone  # seat 0's card
+    missing = [c for c in codes if c != codes[4]] + [CARD_CODES[40]]
+    assert table_closer.closer_looks(HandInRows(missing), photo, alone) == alone  # a stray it does not name
+    apart = dict(alone, unassigned=strays(codes[3:5], 900, 150) + strays(codes[5:6], 1800, 1400))
+    reader = HandInRows(codes)
+    assert table_closer.closer_looks(reader, photo, apart) == apart and reader.regions == []  # two together only

@@ -219,3 +219,38 @@ def test_big_two_names_the_unsure_marks_lying_with_a_seats_cards():
     confidence = 1 - 0.55 ** len(doubted)  # (its two corners, or one where the other is covered)
     assert hands[fullest]["warnings"] == [f"left out unsure marks: {unsure.code}? ({confidence:.2f})"]  # ...but warned
     assert all(not hand["warnings"] for seat, hand in hands.items() if seat != fullest)
+
+
+def test_big_two_warns_a_seat_of_a_box_left_unnamed_among_its_cards():
+    table, camera = table_scene(9, [0, 1, 2, 3], loose=True, elevation=65.0)
+    cards = indices_seen(table.layout.cards, camera)
+    seat_of = dict(zip((c.code for c in table.layout.cards), table.seats))
+    fullest = max(table.rows, key=table.seats.count)
+    hidden = next(card for card in cards if seat_of[card.code] == fullest and len(card.indices) == 2)  # left unnamed
+    unnamed = [IndexReading(r.box, CARD_CODES[-1] if hidden.code != CARD_CODES[-1] else CARD_CODES[0], 0.08, 0.9,
+                            unnamed=True) for r in hidden.indices[:1]]
+    sure = [card for card in cards if card is not hidden]
+    readings = [r for c in sure for r in c.indices]
+    read = table_of(ReadResult(sure, None, [], 1.0, readings=readings + unnamed), SIZE, loose=True)
+    hands = {hand["seat"]: hand for hand in read["hands"]}
+    assert hands[fullest]["warnings"] == [f"left out unsure marks: {unnamed[0].code}? (0.08)"]
+    assert all(not hand["warnings"] for seat, hand in hands.items() if seat != fullest)
+    # an unnamed box on a named card's other corner (same code within a card's reach) is that card: no warning
+    other_corner = [IndexReading(r.box, hidden.code, 0.08, 0.9, unnamed=True) for r in hidden.indices[:1]]
+    named = [IndexReading(r.box, hidden.code, 0.99, 0.9) for r in hidden.indices[1:]]
+    read = table_of(ReadResult(sure + [Card(hidden.code, named)], None, [], 1.0,
+                               readings=readings + named + other_corner), SIZE, loose=True)
+    assert all(not hand["warnings"] for hand in read["hands"])
+
+
+def test_a_hand_of_13_is_not_warned_of_an_unnamed_box_among_its_cards():
+    table, camera = table_scene(1, [0, 1, 2, 3], elevation=80.0)
+    cards = indices_seen(table.layout.cards, camera)
+    box = cards[0].indices[0].box
+    width = box[2] - box[0]
+    stray = IndexReading((box[0] + 2 * width, box[1], box[2] + 2 * width, box[3]), "2C", 0.08, 0.9, unnamed=True)
+    readings = [r for c in cards for r in c.indices] + [stray]
+    read = table_of(ReadResult(cards, None, [], 1.0, readings=readings), SIZE)
+    assert all(not hand["warnings"] for hand in read["hands"])  # rows mode: a hand not of 13 always warns
+    loose = table_of(ReadResult(cards, None, [], 1.0, readings=readings), SIZE, loose=True)
+    assert sum(hand["warnings"] == ["left out unsure marks: 2C? (0.08)"] for hand in loose["hands"]) == 1
