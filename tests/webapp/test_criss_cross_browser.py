@@ -111,8 +111,11 @@ def test_a_criss_cross_round_is_entered_set_by_set_and_settled_on_a_phone(live_s
     # The fold for Bob's second set fetches that set's hindsight (or the engine's refusal, said in words).
     page.click("#hindsight-1-2 summary")
     body = page.locator("#hindsight-1-2 .hindsight-body")
+    # Wait for the answer itself (the engine's split or its refusal), not just any text: on a loaded machine the
+    # fold says "Working it out…" for several seconds.
     page.wait_for_function("() => { const b = document.querySelector('#hindsight-1-2 .hindsight-body');"
-                           " return b.textContent !== b.dataset.loading; }")
+                           " return b.textContent.includes('Against the hands on the table')"
+                           " || b.querySelector('.flash.error') !== null; }", timeout=60_000)
     answered = page.request.get(live_server + page.locator("#hindsight-1-2").get_attribute("data-hindsight-url"))
     assert answered.status in (200, 422)   # the engine's hindsight, or its refusal: never a 500
     if answered.status == 200:
