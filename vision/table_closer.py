@@ -21,6 +21,9 @@ from vision.results import LOW_CONFIDENCE
 # The region read again: the hand's cards' boxes, widened by this share of its larger side on every side (the boxes
 # are the indices', the cards reach further).
 MARGIN = 0.25
+# A hand short or long read again from that region and still not 13 is read once more with this margin: a hand read
+# as a few of its cards only reaches further than they do.
+WIDER_MARGIN = 0.5
 FULL_RESOLUTION = 1 << 30  # decode_photo's min_long_side: no reduced decoding
 # Cards in no hand read again as a hand of their own: at least this many within STRAYS_APART index sizes of one
 # another (a hand's cards lie 2–13 index sizes apart; a stray card between two hands lies alone), their region widened
@@ -28,6 +31,8 @@ FULL_RESOLUTION = 1 << 30  # decode_photo's min_long_side: no reduced decoding
 STRAYS_TOGETHER = 3
 STRAYS_APART = 12.0
 STRAYS_MARGIN = 6.0
+# A hand read again may hold a card in no hand where it lies: its box there within this many of its sizes.
+STRAY_IS_READ = 2.0
 NOT_IN_A_HAND = "card in no hand"  # vision.table's warning of a card in no hand
 CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")  # a card code named in a warning
 
@@ -52,10 +57,13 @@ def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = Fal
     hands = list(table["hands"])
     for k in wanted:
         others = {card["code"] for j, hand in enumerate(hands) if j != k for card in hand["cards"]}
-        others |= {card["code"] for card in table["unassigned"]}
-        closer = closer_hand(reader, image, hands[k], others, loose)
+        closer = closer_hand(reader, image, hands[k], others, loose, strays=table["unassigned"])
+        if closer is None and not loose and len(hands[k]["cards"]) != EXPECTED_CARDS:
+            closer = closer_hand(reader, image, hands[k], others, loose, WIDER_MARGIN,  # the hand reaches further
+                                 strays=table["unassigned"])
         if closer is not None:
             hands[k] = closer
+            table = without_strays(table, {card["code"] for card in closer["cards"]})
     table = dict(table, hands=hands)
     for stray in strays:
         table = hand_in_no_hand(reader, image, table, stray)
@@ -103,10 +111,17 @@ def hand_in_no_hand(reader: CardReader, image: np.ndarray, table: dict, stray: l
     if seat is None or any(hand["seat"] == seat for hand in table["hands"]):
         return table
     hand = {"seat": seat, "cards": cards, "rows": read["rows"], "warnings": read["warnings"]}
-    unassigned = [card for card in table["unassigned"] if card["code"] not in mine]
-    warnings = [w for w in table["warnings"] if not any(w.startswith(f"{NOT_IN_A_HAND}: {code} at ") for code in mine)]
-    return dict(table, hands=sorted(table["hands"] + [hand], key=lambda h: h["seat"]), unassigned=unassigned,
-                warnings=warnings)
+    return dict(without_strays(table, mine), hands=sorted(table["hands"] + [hand], key=lambda h: h["seat"]))
+
+
+def without_strays(table: dict, codes: set[str]) -> dict:
+    """The table without these codes' cards in no hand, nor their warnings (a hand read again holds them now)."""
+    gone = {card["code"] for card in table["unassigned"]} & codes
+    if not gone:
+        return table
+    return dict(table, unassigned=[card for card in table["unassigned"] if card["code"] not in gone],
+                warnings=[w for w in table["warnings"]
+                          if not any(w.startswith(f"{NOT_IN_A_HAND}: {code} at ") for code in gone)])
 
 
 def facing_seat(cards: list[dict]) -> int | None:
@@ -135,18 +150,22 @@ def quick(reader: CardReader) -> CardReader:
     return reader._closer_reader
 
 
-def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[str], loose: bool = False
-                ) -> dict | None:
+def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[str], loose: bool = False,
+                margin: float = MARGIN, strays: list[dict] = ()) -> dict | None:
     """The hand read from its own region, or None when that read is no better: not 13 cards (loose: not every card
-    the seat had, or a card in the region's outer margin), a code another hand holds, or no better standing (a hand
-    of 13 against one short or long, else more cards named surely)."""
-    x0, y0, x1, y1 = region(hand, image.shape)
+    the seat had, or a card in the region's outer margin), a code another hand holds or a card in no hand (`strays`)
+    does (rows mode: unless read where that stray lies, in the region), or no better standing (a hand of 13 against
+    one short or long, else more cards named surely)."""
+    x0, y0, x1, y1 = region(hand, image.shape, margin)
     ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
     if not ok:
         return None
     read = reader.read(crop.tobytes(), loose=loose).to_dict()
     codes = [card["code"] for card in read["cards"]]
-    if others & set(codes):
+    at = {card["code"]: centre(card["box"], (x0, y0)) for card in read["cards"]}
+    taken = {card["code"] for card in strays if loose or card["code"] not in at
+             or np.linalg.norm(at[card["code"]] - centre(card["box"])) > STRAY_IS_READ * box_size(card["box"])}
+    if (others | taken) & set(codes):
         return None
     if loose and not {card["code"] for card in hand["cards"]} <= set(codes):
         return None
@@ -165,6 +184,14 @@ def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[s
                    if w.startswith(UNSURE_MARKS_WARNING) and not set(CODE.findall(w)) <= found]
     return {"seat": hand["seat"], "cards": cards, "rows": None if loose else read["rows"],
             "warnings": read["warnings"] + unexplained}
+
+
+def centre(box: list[float], offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2 + offset[0], (box[1] + box[3]) / 2 + offset[1]])
+
+
+def box_size(box: list[float]) -> float:
+    return max(box[2] - box[0], box[3] - box[1], 1.0)
 
 
 def standing(cards: list[dict], loose: bool) -> tuple:

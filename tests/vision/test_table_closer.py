@@ -158,3 +158,51 @@ def test_cards_in_no_hand_stay_unassigned_unless_read_again_as_a_whole_hand_in_a
     apart = dict(alone, unassigned=strays(codes[3:5], 900, 150) + strays(codes[5:6], 1800, 1400))
     reader = HandInRows(codes)
     assert table_closer.closer_looks(reader, photo, apart) == apart and reader.regions == []  # two together only
+
+
+class ReadsAt(StandInReader):
+    """Reads each region as these cards at these photo boxes (the region's origin taken off), one read after another:
+    the n-th region gets the n-th list (the last one again after that)."""
+
+    def __init__(self, reads: list[list[tuple[str, list[float]]]], origin: tuple[int, int]):
+        super().__init__([])
+        self.reads, self.origin = reads, origin
+
+    def read(self, data: bytes, loose: bool = False):
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        self.regions.append(image.shape[:2])
+        hand = self.reads[min(len(self.regions), len(self.reads)) - 1]
+        cards = [dict(card(code, box[0] - self.origin[0], box[1] - self.origin[1]), row=None) for code, box in hand]
+        codes = [code for code, _ in hand]
+        rows = {"front": codes[:3], "middle": codes[3:8], "back": codes[8:]}
+        return type("Read", (), {"to_dict": lambda _: {"cards": cards, "rows": rows, "warnings": []}})()
+
+
+def test_a_short_hand_read_again_takes_a_card_in_no_hand_only_where_it_lies(photo):
+    codes = CARD_CODES[:13]
+    before = table(codes[:12], CARD_CODES[13:26])
+    stray = card(codes[12], 800 + 30 * 12, 1200)
+    before["unassigned"] = [dict(stray, row=None)]
+    before["warnings"] = [f"card in no hand: {stray['code']} at {stray['box']} lies apart from every hand; add it "
+                          "to its hand by hand"]
+    origin = table_closer.region(before["hands"][0], (1500, 2000))[:2]
+    there = [(c, [800 + 30 * i, 1200]) for i, c in enumerate(codes)]
+    reader = ReadsAt([there], origin)
+    read = table_closer.closer_looks(reader, photo, before)
+    assert [c["code"] for c in read["hands"][0]["cards"]] == codes
+    assert read["unassigned"] == [] and read["warnings"] == [] and read["hands"][1] == before["hands"][1]
+    elsewhere = there[:12] + [(codes[12], [800 - 30 * 6, 1200])]  # read at the hand's other end: another card
+    reader = ReadsAt([elsewhere], origin)
+    assert table_closer.closer_looks(reader, photo, before) == before
+
+
+def test_a_hand_still_short_when_read_again_is_read_once_more_from_a_wider_region(photo):
+    codes = CARD_CODES[:13]
+    before = table(codes[:6], CARD_CODES[13:26])  # six cards of the hand seen: it reaches further than they do
+    wide = table_closer.region(before["hands"][0], (1500, 2000), table_closer.WIDER_MARGIN)
+    narrow = table_closer.region(before["hands"][0], (1500, 2000))
+    reader = ReadsAt([[(c, [800 + 30 * i, 1200]) for i, c in enumerate(codes[:12])],
+                      [(c, [800 + 30 * i, 1200]) for i, c in enumerate(codes)]], wide[:2])
+    read = table_closer.closer_looks(reader, photo, before)
+    assert reader.regions == [(narrow[3] - narrow[1], narrow[2] - narrow[0]), (wide[3] - wide[1], wide[2] - wide[0])]
+    assert [c["code"] for c in read["hands"][0]["cards"]] == codes
