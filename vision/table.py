@@ -10,7 +10,8 @@ turned); the cards are then grouped into hands and seated by their geometry alon
    hands' worth of cards lie (rows mode), or at a gap wider than any inside one hand.
 3. A card far from every other card of its group belongs to no hand, nor do a few cards lying apart (rows mode): they
    are reported, never given to a neighbour. A hand short of 13 is filled from the read's unsure marks that lie
-   with it (vision.table_fill), flagged `low confidence` as the single-hand read does.
+   with it (vision.table_fill), flagged `low confidence` as the single-hand read does; a Big Two seat takes those
+   named at least LOOSE_FILL, and is warned of the rest and of boxes left unnamed among its cards.
 4. Rows (`vision.rows`, rows mode) cut each hand 3/5/5 whatever its turn; the front row faces the table's centre, so
    the direction front → back points at the owner and names the seat. Two hands in one class, or no clear front
    (and loose groups), are seated by where they lie: seats run clockwise from the photo's bottom edge (0 bottom,
@@ -51,6 +52,10 @@ DETACHED_MIN = 7.0
 # Fewer cards lying together are no Chinese-poker hand (a stray card or two between the hands); Big Two's losers may
 # hold a single card.
 FEWEST_IN_A_HAND = 4
+# A Big Two seat takes an unsure mark lying with it (no card holds its code) named at least this surely, flagged
+# `low confidence` (left out, rendered tables' marks from 0.4 were nearly all the seat's own cards: neoclassical 7s;
+# from 0.3, other seats' cards too); fainter ones are only named in its warnings.
+LOOSE_FILL = 0.4
 FRONT_AMBIGUOUS = "cannot tell front from back"
 
 
@@ -111,8 +116,8 @@ def table_of(result: ReadResult, photo_size: tuple[int, int], *, loose: bool = F
     centres, sizes = np.array([m.centre for m in marks]).reshape(-1, 2), np.array([m.size for m in marks])
     reaches = [reach(marks, g) for g in groups]
     spares = list(range(read, unfilling))
-    if not loose:
-        groups = filled(groups, cards, centres, sizes, reaches, spares)
+    groups = filled(groups, cards, centres, sizes, reaches,
+                    spares if not loose else [s for s in spares if cards[s].confidence >= LOOSE_FILL])
     centre = np.array(photo_size, dtype=float) / 2 / result.scale
     hands = [hand_of(cards, marks, group, marks[group[0]].upright, centre, loose) for group in groups]
     left_out: dict[int, list[int]] = {}  # the spares no hand took, by the group they lie with: warned there

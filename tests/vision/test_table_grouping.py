@@ -210,14 +210,23 @@ def test_big_two_names_the_unsure_marks_lying_with_a_seats_cards():
     seat_of = dict(zip((c.code for c in table.layout.cards), table.seats))
     fullest = max(table.rows, key=table.seats.count)
     unsure = next(card for card in cards if seat_of[card.code] == fullest)
-    doubted = [IndexReading(r.box, r.code, 0.45, 0.9) for r in unsure.indices]
+    doubted = [IndexReading(r.box, r.code, 0.15, 0.9) for r in unsure.indices]
     sure = [card for card in cards if card is not unsure]
     read = table_of(ReadResult(sure, None, [], 1.0, readings=[r for c in sure for r in c.indices] + doubted), SIZE,
                     loose=True)
     hands = {hand["seat"]: hand for hand in read["hands"]}
-    assert unsure.code not in [c["code"] for c in hands[fullest]["cards"]]  # loose hands are never filled...
-    confidence = 1 - 0.55 ** len(doubted)  # (its two corners, or one where the other is covered)
+    assert unsure.code not in [c["code"] for c in hands[fullest]["cards"]]  # a faint mark fills no seat...
+    confidence = 1 - 0.85 ** len(doubted)  # (its two corners, or one where the other is covered)
     assert hands[fullest]["warnings"] == [f"left out unsure marks: {unsure.code}? ({confidence:.2f})"]  # ...but warned
+    assert all(not hand["warnings"] for seat, hand in hands.items() if seat != fullest)
+    # named more surely (from LOOSE_FILL), the seat takes it, flagged
+    doubted = [IndexReading(r.box, r.code, 0.45, 0.9) for r in unsure.indices]
+    read = table_of(ReadResult(sure, None, [], 1.0, readings=[r for c in sure for r in c.indices] + doubted), SIZE,
+                    loose=True)
+    hands = {hand["seat"]: hand for hand in read["hands"]}
+    filler = next(c for c in hands[fullest]["cards"] if c["code"] == unsure.code)
+    assert filler["sure"] is False and filler["row"] is None
+    assert hands[fullest]["warnings"] == [f"low confidence: {unsure.code} ({1 - 0.55 ** len(doubted):.2f})"]
     assert all(not hand["warnings"] for seat, hand in hands.items() if seat != fullest)
 
 
