@@ -16,7 +16,7 @@ from rq import Retry
 from sqlalchemy.orm import Session
 
 from webapp import reader, table_seats
-from webapp.jobs.reading import DONE, MISSING, fail, on_read_failure
+from webapp.jobs.reading import DONE, claim_photo, fail, on_read_failure, raise_if_refused
 from webapp.jobs.submit import QUEUE_DOWN
 from webapp.models import Round, Upload
 from webapp.photos import PhotoStorage, UploadRejected
@@ -60,12 +60,9 @@ def queue_table_photo(session: Session, store: PhotoStorage, rnd: Round, data: b
             session.commit()
         raise RoundError(QUEUE_DOWN, 503) from err
     session.expire_all()
-    if job.is_finished or job.is_failed:  # JOBS_SYNC: it ran inside enqueue
-        outcome = job.return_value() or {}
-        if outcome.get("status") == "refused":
-            raise UploadRejected(str(outcome["error"]), int(outcome.get("http_status", 400)))
-        if outcome.get("status") == "failed":
-            raise RoundError(str(outcome.get("error")), 503)
+    outcome = raise_if_refused(job)
+    if outcome.get("status") == "failed":
+        raise RoundError(str(outcome.get("error")), 503)
     found = session.get(Upload, upload_id)
     if found is None:
         raise RoundError("The table photo could not be read.", 503)
@@ -77,17 +74,11 @@ def read_table_upload(upload_id: int, loose: bool, actor: str) -> dict[str, Any]
     refused | failed | done, …}; raises (so RQ retries) only on an unexpected error."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     sessions = app.extensions["webapp.sessions"]
-    with sessions() as session:
-        upload = session.get(Upload, upload_id)
-        if upload is None or upload.status in DONE:
-            return {"status": "done"}
-        upload.status, upload.attempts = "reading", upload.attempts + 1
-        sha, round_id = upload.photo_sha256, upload.round_id
-        session.commit()
-    data = app.extensions["webapp.photos"].load(sha)
+    data, outcome = claim_photo(app, upload_id)
     if data is None:
-        fail(app, upload_id, MISSING)
-        return {"status": "failed", "error": MISSING}
+        return outcome or {"status": "done"}
+    with sessions() as session:
+        round_id = session.get(Upload, upload_id).round_id
     try:
         reading = reader.read_table(data, loose=loose)
     except UploadRejected as err:  # the decoder found what the header did not

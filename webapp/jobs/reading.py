@@ -28,22 +28,41 @@ SETTLED = "The round was settled before this photo was read; re-open the round a
 MISSING = "The photo's file is missing from the photo store."
 
 
-def read_upload(upload_id: int, loose: bool, actor: str) -> dict[str, Any]:
-    """RQ job: read upload `upload_id` and make it its player's hand. Returns {"status": read | superseded |
-    refused | failed | done, ...}; raises (so RQ retries) only on an unexpected error."""
-    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    sessions = app.extensions["webapp.sessions"]
-    with sessions() as session:
+def claim_photo(app: Flask, upload_id: int) -> tuple[bytes | None, dict[str, Any] | None]:
+    """A job's first step, for a hand's photo or a table's: mark the upload "reading" (one more attempt) and load its
+    photo. Returns (the photo, None), or (None, the job's outcome) when there is nothing to read."""
+    with app.extensions["webapp.sessions"]() as session:
         upload = session.get(Upload, upload_id)
         if upload is None or upload.status in DONE:
-            return {"status": "done"}
+            return None, {"status": "done"}
         upload.status, upload.attempts = "reading", upload.attempts + 1
         sha = upload.photo_sha256
         session.commit()
     data = app.extensions["webapp.photos"].load(sha)
     if data is None:
         fail(app, upload_id, MISSING)
-        return {"status": "failed", "error": MISSING}
+        return None, {"status": "failed", "error": MISSING}
+    return data, None
+
+
+def raise_if_refused(job: Job) -> dict[str, Any]:
+    """With JOBS_SYNC the job ran inside enqueue: a photo it refused is the request's 4xx, as when read in-process.
+    Returns the job's outcome ({} while it has not run)."""
+    if not (job.is_finished or job.is_failed):
+        return {}
+    outcome = job.return_value() or {}
+    if outcome.get("status") == "refused":
+        raise UploadRejected(str(outcome["error"]), int(outcome.get("http_status", 400)))
+    return outcome
+
+
+def read_upload(upload_id: int, loose: bool, actor: str) -> dict[str, Any]:
+    """RQ job: read upload `upload_id` and make it its player's hand. Returns {"status": read | superseded |
+    refused | failed | done, ...}; raises (so RQ retries) only on an unexpected error."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    data, outcome = claim_photo(app, upload_id)
+    if data is None:
+        return outcome or {"status": "done"}
     try:
         reading = read_or_explain(data, loose=loose)
     except UploadRejected as err:  # the decoder found what the header did not: the photo itself is bad

@@ -9,7 +9,8 @@ from sqlalchemy.orm import Session
 
 from webapp import reader
 from webapp.models import Hand, Round, Upload
-from webapp.photos import PhotoStorage, UploadRejected
+from webapp.jobs.reading import raise_if_refused
+from webapp.photos import PhotoStorage
 from webapp.rounds import live
 from webapp.rounds.errors import RoundError
 from webapp.rounds.loading import locked_round, require_open
@@ -42,10 +43,7 @@ def queue_photo(session: Session, store: PhotoStorage, rnd: Round, player: str, 
         _mark_unqueued(session, upload_id)
         raise RoundError(QUEUE_DOWN, 503) from err
     session.expire_all()
-    if job.is_finished or job.is_failed:  # JOBS_SYNC: it ran inside enqueue
-        outcome = job.return_value() or {}
-        if outcome.get("status") == "refused":
-            raise UploadRejected(str(outcome["error"]), int(outcome.get("http_status", 400)))
+    raise_if_refused(job)
     upload = session.get(Upload, upload_id)
     hand = next(h for h in session.get(Round, round_id).hands if h.player == player and h.hand_set == hand_set)
     if upload is not None and upload.status == "read" and hand.upload_id == upload_id:
