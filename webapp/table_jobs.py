@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask, current_app
 from redis.exceptions import RedisError
-from rq import Retry
+from rq import Callback, Retry
 from sqlalchemy.orm import Session
 
 from webapp import reader, table_seats
@@ -50,7 +50,7 @@ def queue_table_photo(session: Session, store: PhotoStorage, rnd: Round, data: b
     try:
         job = photo_queue(app).enqueue(
             read_table_upload, upload_id, loose, live.current_actor(), job_timeout=int(app.config["JOBS_TIMEOUT_S"]),
-            retry=Retry(max=int(app.config["JOBS_RETRIES"])), on_failure=on_read_failure, result_ttl=600,
+            retry=Retry(max=int(app.config["JOBS_RETRIES"])), on_failure=Callback(on_read_failure), result_ttl=600,
             failure_ttl=24 * 3600, description=f"read table upload {upload_id}")
     except RedisError as err:
         session.rollback()
