@@ -41,6 +41,22 @@ def _sets_of(entry: Any, player: str) -> list:
     return entry["sets"]
 
 
+def comparisons(rules: Rules, names: list[str], banker: Optional[str]) -> list[tuple[str, str, int]]:
+    """The set-against-set comparisons of a round: (seat, seat, 1 when the first is the banker), first player's
+    sets first; each-vs-each meets all four, set-vs-set only first with first and second with second."""
+    first, second = names
+    pairs = []
+    for i in (1, 2):
+        for j in (1, 2):
+            if rules.criss_cross == "set-vs-set" and i != j:
+                continue
+            a, b = seat_name(first, i), seat_name(second, j)
+            if banker == second:
+                a, b = b, a
+            pairs.append((a, b, 1 if banker is not None else 0))
+    return pairs
+
+
 def settle_criss_cross(rules: Rules, names: list[str], players: dict, banker: Optional[str], stakes: Stakes,
                        audit: bool) -> dict:
     """The settlement of a criss-cross round (names already checked: two players)."""
@@ -59,15 +75,7 @@ def settle_criss_cross(rules: Rules, names: list[str], players: dict, banker: Op
     seats = list(hands)
     states = {seat: player_state(seat, hands[seat], rules) for seat in seats}
     first, second = names
-    pairs = []
-    for i in (1, 2):
-        for j in (1, 2):
-            if rules.criss_cross == "set-vs-set" and i != j:
-                continue
-            a, b = seat_name(first, i), seat_name(second, j)
-            if banker == second:
-                a, b = b, a
-            pairs.append((a, b, 1 if banker is not None else 0))
+    pairs = comparisons(rules, names, banker)
     stake = stakes.for_pair(first, second)
     seat_stakes = Stakes(stake)
     result = settle_states(rules, seats, states, None if banker is None else seat_name(banker, 1),

@@ -29,7 +29,7 @@ from .options import ROWS
 from .pairs import settle_pair
 from .player_state import FOULED, NATURAL, ROWS_PLAYED, player_state
 from .rules import Rules, resolve_rules
-from .criss_cross import seat_name
+from .criss_cross import comparisons, seat_name
 from .row_order import LOW_FLIP
 from .settle import GAME, check_banker, check_players, settle_round
 from .splits import FIVE_SUBSETS, FRONT_SUBSETS
@@ -137,16 +137,7 @@ def _criss_cross_table(rules: Rules, names: list[str], banker: Optional[str], pl
             seats.append(seat)
             hands[seat] = parse_hand_input(hand, seat, check_repeats=False)
     states = {seat: player_state(seat, hands[seat], rules) for seat in seats}
-    first, second = names
-    pairs = []
-    for i in (1, 2):
-        for j in (1, 2):
-            if rules.criss_cross == "set-vs-set" and i != j:
-                continue
-            a, b = seats.index(seat_name(first, i)), seats.index(seat_name(second, j))
-            if banker == second:
-                a, b = b, a
-            pairs.append((a, b, 1 if banker is not None else 0))
+    pairs = [(seats.index(a), seats.index(b), banked) for a, b, banked in comparisons(rules, names, banker)]
     partners = {seat_name(name, number): seat_name(name, 3 - number) for name in names for number in (1, 2)}
     return Table(rules, seats, None, hands, states, pairs, partners)
 

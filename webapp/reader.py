@@ -54,17 +54,21 @@ def check_photo(data: bytes) -> None:
     sniff_content_type(data)
     try:
         from vision.decode import check_limits
-        from vision.errors import ImageError, ImageTooLarge, NotAnImage
+        from vision.errors import ImageError
     except ImportError:  # pragma: no cover - the package ships with the app; the job will say what is wrong
         return
     try:
         check_limits(data)
-    except ImageTooLarge as err:
-        raise UploadRejected(f"Photo refused: {err}", 413) from err
-    except NotAnImage as err:
-        raise UploadRejected(f"Photo refused: {err}", 415) from err
     except ImageError as err:
-        raise UploadRejected(f"Photo refused: {err}", 400) from err
+        raise refusal(err) from err
+
+
+def refusal(err: Exception) -> UploadRejected:
+    """The reader's refusal of an image as the upload's answer: too large 413, not an image 415, else 400."""
+    from vision.errors import ImageTooLarge, NotAnImage
+
+    status = 413 if isinstance(err, ImageTooLarge) else 415 if isinstance(err, NotAnImage) else 400
+    return UploadRejected(f"Photo refused: {err}", status)
 
 
 def warm_up_in_background() -> threading.Thread:
@@ -108,7 +112,7 @@ def _call_vision(function: str, data: bytes, loose: bool) -> dict[str, Any]:
     """vision.<function>(data, loose=loose), its errors turned into the web app's."""
     try:
         import vision
-        from vision.errors import ImageError, ImageTooLarge, NotAnImage
+        from vision.errors import ImageError
     except ImportError as err:  # pragma: no cover - the package ships with the app
         raise ReaderUnavailable(f"the card reader cannot be loaded ({err})") from err
     read_photo = getattr(vision, function, None)
@@ -117,12 +121,8 @@ def _call_vision(function: str, data: bytes, loose: bool) -> dict[str, Any]:
         raise ReaderUnavailable("the card reader is not installed")
     try:
         return read_photo(data, loose=loose)
-    except ImageTooLarge as err:
-        raise UploadRejected(f"Photo refused: {err}", 413) from err
-    except NotAnImage as err:
-        raise UploadRejected(f"Photo refused: {err}", 415) from err
     except ImageError as err:
-        raise UploadRejected(f"Photo refused: {err}", 400) from err
+        raise refusal(err) from err
     except (RuntimeError, OSError) as err:  # vision.ModelError and missing model files
         _check_decodes(data)
         raise ReaderUnavailable(f"the card reader failed ({err})") from err
