@@ -25,7 +25,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,29 +37,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from measuring import cpu_seconds, free_port, percentile  # noqa: E402 (benchmarks/ is on the path)
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 JSON = {"Content-Type": "application/json"}
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, int(round(q * len(ordered))) - 1)] if ordered else float("nan")
-
-
-def cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def children(pid: int) -> list[int]:

@@ -22,7 +22,6 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -38,17 +37,13 @@ from typing import Any
 import cv2
 import numpy as np
 
+from measuring import free_port  # noqa: E402 (benchmarks/ is on the path)
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 HEALTH_EVERY_S = 0.05
 Request = tuple[str, str, str, bytes, dict[str, str]]  # (label, method, path, body, headers)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def send(port: int, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None,

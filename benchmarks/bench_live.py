@@ -22,7 +22,6 @@ import http.client
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,30 +31,14 @@ import time
 import uuid
 from pathlib import Path
 
+from measuring import cpu_seconds, free_port, percentile  # noqa: E402 (benchmarks/ is on the path)
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 HANDS = {"Ann": "2S 7H 9D / 3C 3D 8S JH KC / 4H 5H 6C 7C 8D", "Bob": "QS QD 5S / 2H 2D 9C 9H KH / TS TD TH AS AD",
          "Cy": "2C 3H 5C / 6S 6H 8C 9S KD / JS JD JC 4D 4S", "Dee": "3S 5D 8H / 7D 7S 4C 6D TC / QC QH KS AC AH"}
 SWAP = json.dumps({"a": {"row": "front", "index": 0}, "b": {"row": "front", "index": 1}}).encode()
 JSON = {"Content-Type": "application/json"}
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, int(round(q * len(ordered))) - 1)] if ordered else float("nan")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (/proc/<pid>/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 class Client:
