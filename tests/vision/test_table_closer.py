@@ -206,3 +206,6 @@ def test_a_hand_still_short_when_read_again_is_read_once_more_from_a_wider_regio
     read = table_closer.closer_looks(reader, photo, before)
     assert reader.regions == [(narrow[3] - narrow[1], narrow[2] - narrow[0]), (wide[3] - wide[1], wide[2] - wide[0])]
     assert [c["code"] for c in read["hands"][0]["cards"]] == codes
+    nearly = table(codes[:12], CARD_CODES[13:26])  # a hand of 12 reaches little further: read once only
+    reader = ReadsAt([[(c, [800 + 30 * i, 1200]) for i, c in enumerate(codes[:12])]], wide[:2])
+    assert table_closer.closer_looks(reader, photo, nearly) == nearly and len(reader.regions) == 1
