@@ -39,6 +39,7 @@ def photo() -> bytes:
 @pytest.fixture(autouse=True)
 def same_reader(monkeypatch):
     monkeypatch.setattr(table_closer, "quick", lambda reader: reader)
+    monkeypatch.setattr(table_closer, "EMPTY_SEAT_LOOKS", False)  # (its own tests below)
 
 
 def table(short: list[str], other: list[str]) -> dict:
@@ -209,3 +210,41 @@ def test_a_hand_still_short_when_read_again_is_read_once_more_from_a_wider_regio
     nearly = table(codes[:12], CARD_CODES[13:26])  # a hand of 12 reaches little further: read once only
     reader = ReadsAt([[(c, [800 + 30 * i, 1200]) for i, c in enumerate(codes[:12])]], wide[:2])
     assert table_closer.closer_looks(reader, photo, nearly) == nearly and len(reader.regions) == 1
+
+
+def rows_hand(codes: list[str], x: float, y: float, front_down: bool = True) -> dict:
+    """A hand of cards in rows at (x, y) on, the front row below the back (faces the top seat) or above it."""
+    rows = {"front": codes[:3], "middle": codes[3:8], "back": codes[8:]}
+    step = 50 if front_down else -50
+    cards = [dict(card(code, x + 30 * k, y + step * (2 - i)), row=name)
+             for i, name in enumerate(("front", "middle", "back")) for k, code in enumerate(rows[name])]
+    return {"seat": 2, "cards": cards, "rows": rows, "warnings": []}
+
+
+def test_an_empty_seat_is_looked_at_again_from_the_photos_half_on_its_side(photo, monkeypatch):
+    import vision.table
+
+    monkeypatch.setattr(table_closer, "EMPTY_SEAT_LOOKS", True)
+    halves = []
+
+    def half_table(read, size, loose=False):
+        halves.append(size)
+        return {"hands": [rows_hand(CARD_CODES[26:39], 300, 200)], "unassigned": [], "warnings": []}
+
+    monkeypatch.setattr(vision.table, "table_of", half_table)
+    before = table(CARD_CODES[:13], CARD_CODES[13:26])
+    before["hands"][1]["seat"] = 1  # seats 0 and 1 held: 2 and 3 looked at
+    read = table_closer.closer_looks(StandInReader([]), photo, before)
+    assert halves == [(2000, 750), (1000, 1500)]  # the top half, the right half
+    assert [hand["seat"] for hand in read["hands"]] == [0, 1, 2]  # the hand facing the top seat, found in its half
+    assert read["hands"][2]["rows"]["front"] == CARD_CODES[26:29]
+    assert read["hands"][2]["cards"][0]["box"][:2] == [300, 300]  # (the top half's origin is the photo's)
+    halves.clear()
+    monkeypatch.setattr(vision.table, "table_of", lambda read, size, loose=False: (halves.append(size), {
+        "hands": [rows_hand(CARD_CODES[26:39], 300, 200, front_down=False)], "unassigned": [], "warnings": []})[1])
+    assert table_closer.closer_looks(StandInReader([]), photo, before) == before  # it faces the bottom: not seat 2
+    monkeypatch.setattr(vision.table, "table_of", lambda read, size, loose=False: {
+        "hands": [rows_hand(CARD_CODES[:13], 300, 200)], "unassigned": [], "warnings": []})
+    assert table_closer.closer_looks(StandInReader([]), photo, before) == before  # seat 0's cards
+    assert table_closer.closer_looks(StandInReader([]), photo, before, loose=True) == before  # Big Two: seats empty
+
