@@ -35,10 +35,20 @@ STRAYS_APART = 12.0
 STRAYS_MARGIN = 6.0
 # A table has four seats; an empty one (rows mode) is looked at again from the photo's half on its side, keeping a
 # hand of at least FEWEST_FOUND cards found there (rendered tables: 2 hands the whole photo's read saw nothing of, found
-# whole; it costs a 12 MP photo of 2-3 hands ~0.3 s CPU per empty seat: False turns it off).
+# whole; it costs a 12 MP photo of 2-3 hands ~0.3 s CPU per empty seat read, when paper shows there (`paper_seats`):
+# False turns it off).
 EMPTY_SEAT_LOOKS = True
 SEATS = 4
 FEWEST_FOUND = 8
+# An empty seat's half is read only when it could hold a hand: a small decode of the photo (long side ≥ GLANCE_SIDE)
+# shows at least PAPER_SHARE of that half, outside the hands already read (their regions widened by MARGIN), as card
+# paper (bright, hardly coloured: value ≥ PAPER_VALUE, saturation ≤ PAPER_SATURATION). Rendered tables: the two halves
+# a hand was found in show 0.095 and 0.69; of the other empty halves (tables set 103, a second set 63) 84 and 49 show
+# under 0.04 (a dark or coloured cloth: most under 0.03) and are no longer read (a white cloth's still are: 0.1–1.0).
+GLANCE_SIDE = 400
+PAPER_SHARE = 0.04
+PAPER_VALUE = 170
+PAPER_SATURATION = 50
 # A hand read again may hold a card in no hand where it lies: its box there within this many of its sizes.
 STRAY_IS_READ = 2.0
 NOT_IN_A_HAND = "card in no hand"  # vision.table's warning of a card in no hand
@@ -58,15 +68,15 @@ def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = Fal
     hand that lie together read again from their region as a hand of its own (`hand_in_no_hand`)."""
     wanted = [k for k, hand in enumerate(table["hands"]) if wants_closer_look(hand, loose)]
     strays = [] if loose else strays_together(table["unassigned"])
-    empty = not loose and EMPTY_SEAT_LOOKS and len(table["hands"]) < SEATS
+    empty = [] if loose or not EMPTY_SEAT_LOOKS else paper_seats(data, table)
     if not wanted and not strays and not empty:
         return table
     image = decode_photo(data, min_long_side=FULL_RESOLUTION).image
     reader = quick(reader)
     for stray in strays:
         table = hand_in_no_hand(reader, image, table, stray)
-    if empty:
-        for seat in sorted(set(range(SEATS)) - {hand["seat"] for hand in table["hands"]}):
+    for seat in empty:
+        if all(hand["seat"] != seat for hand in table["hands"]):  # (a stray's hand may have taken it)
             table = hand_at_empty_seat(reader, image, table, seat)
     wanted = [k for k, hand in enumerate(table["hands"]) if wants_closer_look(hand, loose)]
     hands = list(table["hands"])
@@ -82,6 +92,37 @@ def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = Fal
     return dict(table, hands=hands)
 
 
+def paper_seats(data: bytes, table: dict) -> list[int]:
+    """The empty seats whose half of the photo could hold a hand: PAPER_SHARE or more of it, outside the hands read,
+    card paper in a small decode of the photo (a few ms; the half's full-resolution read is ~0.3 s CPU)."""
+    seats = sorted(set(range(SEATS)) - {hand["seat"] for hand in table["hands"]})
+    if not seats:
+        return []
+    photo = decode_photo(data, min_long_side=GLANCE_SIDE)
+    small = photo.image
+    h, w = small.shape[:2]
+    full, scale = (h * photo.reduction, w * photo.reduction), 1.0 / photo.reduction
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    paper = (hsv[..., 2] >= PAPER_VALUE) & (hsv[..., 1] <= PAPER_SATURATION)
+    outside = np.ones((h, w), bool)
+    for hand in table["hands"]:
+        if hand["cards"]:
+            x0, y0, x1, y1 = region(hand, full, MARGIN)
+            outside[int(y0 * scale):int(np.ceil(y1 * scale)), int(x0 * scale):int(np.ceil(x1 * scale))] = False
+    found = []
+    for seat in seats:
+        x0, y0, x1, y1 = half_of(seat, w, h)
+        inside = outside[y0:y1, x0:x1]
+        if inside.any() and paper[y0:y1, x0:x1][inside].mean() >= PAPER_SHARE:
+            found.append(seat)
+    return found
+
+
+def half_of(seat: int, w: int, h: int) -> tuple[int, int, int, int]:
+    """The photo's half on a seat's side (bottom: seat 0, left 1, top 2, right 3): x0, y0, x1, y1."""
+    return {0: (0, h // 2, w, h), 1: (0, 0, w // 2, h), 2: (0, 0, w, h // 2), 3: (w // 2, 0, w, h)}[seat]
+
+
 def hand_at_empty_seat(reader: CardReader, image: np.ndarray, table: dict, seat: int) -> dict:
     """The table with a hand found at this empty seat: the photo's half on that side read at full resolution (a hand
     the whole photo's read saw nothing of: small, far, on a busy cloth) and grouped as a table, keeping its hand of
@@ -90,7 +131,7 @@ def hand_at_empty_seat(reader: CardReader, image: np.ndarray, table: dict, seat:
     from vision.table import table_of  # (vision.table reads through this module)
 
     h, w = image.shape[:2]
-    x0, y0, x1, y1 = {0: (0, h // 2, w, h), 1: (0, 0, w // 2, h), 2: (0, 0, w, h // 2), 3: (w // 2, 0, w, h)}[seat]
+    x0, y0, x1, y1 = half_of(seat, w, h)
     ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
     if not ok:
         return table

@@ -225,6 +225,7 @@ def test_an_empty_seat_is_looked_at_again_from_the_photos_half_on_its_side(photo
     import vision.table
 
     monkeypatch.setattr(table_closer, "EMPTY_SEAT_LOOKS", True)
+    monkeypatch.setattr(table_closer, "PAPER_SHARE", 0.0)  # (every half could hold a hand: the gate's test below)
     halves = []
 
     def half_table(read, size, loose=False):
@@ -248,3 +249,29 @@ def test_an_empty_seat_is_looked_at_again_from_the_photos_half_on_its_side(photo
     assert table_closer.closer_looks(StandInReader([]), photo, before) == before  # seat 0's cards
     assert table_closer.closer_looks(StandInReader([]), photo, before, loose=True) == before  # Big Two: seats empty
 
+
+def test_an_empty_seats_half_is_read_only_when_card_paper_shows_there_outside_the_hands_read(monkeypatch):
+    import vision.table
+
+    monkeypatch.setattr(table_closer, "EMPTY_SEAT_LOOKS", True)
+    halves = []
+    monkeypatch.setattr(vision.table, "table_of", lambda read, size, loose=False: (halves.append(size), {
+        "hands": [], "unassigned": [], "warnings": []})[1])
+    before = table(CARD_CODES[:13], CARD_CODES[13:26])
+    before["hands"][1]["seat"] = 1  # seats 0 and 1 held (seat 1's cards at the top): 2 and 3 empty
+
+    def photo_with(*papers) -> bytes:
+        image = np.full((1500, 2000, 3), 90, np.uint8)  # a grey cloth
+        for x0, y0, x1, y1 in papers:
+            image[y0:y1, x0:x1] = 245
+        return cv2.imencode(".jpg", image)[1].tobytes()
+
+    assert table_closer.closer_looks(StandInReader([]), photo_with(), before) == before
+    assert halves == []  # no paper anywhere: neither half read
+    table_closer.closer_looks(StandInReader([]), photo_with((100, 100, 500, 400)), before)
+    assert halves == [(2000, 750)]  # paper in the top half only (left of the right half): seat 2's half read
+    halves.clear()
+    table_closer.closer_looks(StandInReader([]), photo_with((800, 60, 1200, 200)), before)
+    assert halves == []  # the only paper is seat 1's hand's own (its cards lie there)
+    table_closer.closer_looks(StandInReader([]), photo_with((1500, 1000, 1900, 1400)), before)
+    assert halves == [(1000, 1500)]  # paper in the bottom right, outside seat 0's hand: the right half read
