@@ -109,6 +109,15 @@ def review_rows(page) -> str:
     return " / ".join(rows)
 
 
+def settle_on_the_page(page) -> None:
+    """Tap Settle on the round page (it must be enabled) and wait for the settlement."""
+    settle = page.locator("#settle")
+    assert settle.is_enabled()
+    with page.expect_navigation():
+        settle.click()
+    page.wait_for_selector("#settlement")
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -171,11 +180,7 @@ def test_a_round_on_a_phone(live_server, page, tmp_path):
         assert first.get_attribute("data-code") == code
     page.click("text=← Round 1")
 
-    settle = page.locator("#settle")
-    assert settle.is_enabled()
-    with page.expect_navigation():
-        settle.click()
-    page.wait_for_selector("#settlement")
+    settle_on_the_page(page)
     shot(page, "06-settlement")
     assert "Bob" in page.inner_text("#settlement")
     page.click("#history summary")

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import CHROMIUM, PHONE, browser, live_server, review_rows  # noqa: F401 - fixtures
+from test_browser import (CHROMIUM, PHONE, browser, live_server, review_rows,  # noqa: F401 - fixtures
+                          settle_on_the_page)
 from test_table_photo import FOUR_HANDS, FOUR_HANDS_PHOTO, rows_of
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -94,11 +95,7 @@ def test_a_table_photo_fills_a_four_player_round_after_the_seats(live_server, ph
     shot(page, "05b-review-ann-whole-table")
     page.click("text=← Round 1")
 
-    settle = page.locator("#settle")
-    assert settle.is_enabled()
-    with page.expect_navigation():
-        settle.click()
-    page.wait_for_selector("#settlement")
+    settle_on_the_page(page)
     shot(page, "06-settled")
     settled = page.request.get(f"{live_server}/api/games/{token}/rounds/1").json()
     assert settled["status"] == "settled"
