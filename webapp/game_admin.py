@@ -67,6 +67,16 @@ def _renamed(value: Any, old: str, new: str) -> Any:
     return new if value == old else value
 
 
+def _state_renamed(state: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """An undo snapshot (webapp.rounds.snapshots) with the player's hand keys ("Ann", "Ann/2") and the round's
+    name-valued fields renamed; the hands' own fields (codes, sources) are left as they are."""
+    hands = {}
+    for key, fields in (state.get("hands") or {}).items():
+        player, slash, hand_set = key.partition("/")
+        hands[(new if player == old else player) + slash + hand_set] = fields
+    return state | {"hands": hands, "round": _renamed(state.get("round") or {}, old, new)}
+
+
 def rename_player(session: Session, game: Game, old: str, new: str) -> str | None:
     """Rename everywhere the name is data (seats, hands, uploads, history, bankers, orders, settlements, stakes,
     payments); None when done, else why not. Explanations already written keep the old name in their text."""
@@ -89,6 +99,9 @@ def rename_player(session: Session, game: Game, old: str, new: str) -> str | Non
         rnd.finish_order = _renamed(rnd.finish_order, old, new)
         rnd.settlement = _renamed(rnd.settlement, old, new)
         rnd.version += 1  # live pages redraw with the new name
+    for event in session.scalars(select(RoundEvent).where(RoundEvent.round_id.in_(round_ids),
+                                                          RoundEvent.state.is_not(None))):
+        event.state = _state_renamed(event.state, old, new)
     game.pair_stakes = _renamed(game.pair_stakes, old, new)
     game.table_seats = _renamed(game.table_seats, old, new)
     session.commit()

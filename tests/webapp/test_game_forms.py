@@ -129,3 +129,23 @@ def test_renaming_a_player_follows_them_through_rounds_and_payments(client):
     assert clash.status_code == 303
     assert client.get(f"/api/games/{token}").get_json()["players"][1] == "Bob"
     assert "already called" in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def test_undo_after_renaming_a_player_puts_back_their_hand_as_it_was(client):
+    """Undo snapshots are keyed by player name; a rename renames them too, so undo finds the renamed hand."""
+    token = client.post("/api/games", json={"players": ["Ann", "Bob"], "rules": "2-4"}).get_json()["token"]
+    client.post(f"/api/games/{token}/rounds", json={"hands": {"Ann": ANN, "Bob": BOB}})
+    base = f"/api/games/{token}/rounds/1"
+    before = _rows(client.get(base).get_json()["hands"][0])
+    assert client.post(f"{base}/hands/Ann/swap", json={"rows": ["middle", "back"]}).status_code == 200
+    client.post(f"/g/{token}/rename", data={"csrf_token": csrf_token(client, f"/g/{token}"), "old": "Ann",
+                                            "new": "Annie"})
+    assert _rows(client.get(base).get_json()["hands"][0]) != before
+    undone = client.post(f"{base}/undo")
+    assert undone.status_code == 200, undone.get_json()
+    hand = client.get(base).get_json()["hands"][0]
+    assert hand["player"] == "Annie" and _rows(hand) == before
+
+
+def _rows(hand: dict) -> list:
+    return [hand["front"], hand["middle"], hand["back"]]
