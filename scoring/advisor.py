@@ -257,8 +257,9 @@ def score_splits(hand_cards: np.ndarray, rules: Rules, opponents: int, model: Op
 
 
 def _scored(hand_cards: np.ndarray, rules: Rules, opponents: int, model: Optional[OpponentModel],
-            held: Optional[np.ndarray]) -> tuple:
-    """(the hand's subsets, candidate ids, their expected points)."""
+            held: Optional[np.ndarray], exact_all: bool = True) -> tuple:
+    """(the hand's subsets, candidate ids, their expected points: every one exact, or with exact_all=False
+    only those that can be the best or the runner-up, -inf elsewhere)."""
     hand = HandRows(hand_cards, rules)
     front, middle, back = candidates(hand, rules)
     model = model or opponent_model(rules)
@@ -269,11 +270,13 @@ def _scored(hand_cards: np.ndarray, rules: Rules, opponents: int, model: Optiona
                _row_terms(model.rows[1], rules, 1, hand.middle, middle_keys, probabilities[1]),
                _row_terms(model.rows[2], rules, 2, hand.five, hand.five, probabilities[2])]
     return hand, (front, middle, back), _estimate(rules, model, opponents, per_row, probabilities, hand,
-                                                 (front, middle, back))
+                                                 (front, middle, back), exact_all)
 
 
 def _estimate(rules: Rules, model: OpponentModel, opponents: int, per_row: list, probabilities: list,
-              hand: HandRows, ids: tuple) -> np.ndarray:
+              hand: HandRows, ids: tuple, exact_all: bool = True) -> np.ndarray:
+    """Expected points per candidate; exact_all=False may leave -inf where a split can be neither the
+    best nor the runner-up (the 11-point game's overall term, _with_overall_pruned)."""
     extras: Any = 0.0
     their_royalty = 0.0
     if rules.royalties_always and any(np.any(np.asarray(values) != 1) for values in rules.row_values):
@@ -283,10 +286,61 @@ def _estimate(rules: Rules, model: OpponentModel, opponents: int, per_row: list,
         their_royalty = sum(float((probability * (np.asarray(rules.row_values[row], dtype=np.float64)
                                                   [row_model.strengths >> 20] - 1)).sum())
                             for row, (row_model, probability) in enumerate(zip(model.rows, probabilities)))
-    expected = _expected(rules, model, opponents, Gathered(per_row, ids), extras, their_royalty)
+    terms = Gathered(per_row, ids)
+    expected = _expected(rules, model, opponents, terms, extras, their_royalty)
     if rules.overall_bonus:
-        expected = expected + _overall_term(rules, model, opponents, per_row, ids)
+        if exact_all:
+            return expected + _overall_term(rules, model, opponents, per_row, ids)
+        return _with_overall_pruned(rules, model, opponents, per_row, ids, terms, expected, hand)
     return expected
+
+
+_EXACT_FIRST = 32   # candidates whose overall term is computed before pruning the rest
+
+
+def _with_overall_pruned(rules: Rules, model: OpponentModel, opponents: int, per_row: list, ids: tuple,
+                         terms: "Gathered", expected: np.ndarray, hand: "HandRows") -> np.ndarray:
+    """expected + the overall term where it can decide the best split or the runner-up; -inf elsewhere.
+
+    The term is E[value(T)] for my row total T, and E[T] = opponents * sum over rows of (win - lose),
+    so by Jensen it is at most value's concave envelope at E[T]: a split whose estimate plus that bound
+    falls below a lower bound on the runner-up's value (the runner-up among the splits computed first)
+    can be neither, and its term is not computed.  The best and the runner-up stay exact."""
+    count = len(expected)
+    if count <= 2 * _EXACT_FIRST:
+        return expected + _overall_term(rules, model, opponents, per_row, ids)
+    values = _overall_values(rules, model, opponents)
+    totals = np.arange(-3 * opponents, 3 * opponents + 1, dtype=np.float64)
+    hull_x, hull_y = concave_envelope(totals, values)
+    mean_total = opponents * (terms(0, 0) + terms(1, 0) + terms(2, 0) - terms(0, 2) - terms(1, 2) - terms(2, 2))
+    upper = expected + np.interp(mean_total, hull_x, hull_y)
+    first = np.argpartition(-upper, _EXACT_FIRST - 1)[:_EXACT_FIRST]
+    exact_first = expected[first] + _overall_term(rules, model, opponents, per_row, tuple(i[first] for i in ids))
+    key = strength_key(np.stack((hand.three[ids[0][first]], hand.middle[ids[1][first]], hand.five[ids[2][first]])),
+                       rules)
+    best = int(exact_first.argmax())
+    others = key != key[best]
+    if not others.any():   # only suit changes of one split so far: no bound on the runner-up
+        return expected + _overall_term(rules, model, opponents, per_row, ids)
+    floor = float(exact_first[others].max()) - 1e-6   # the runner-up scores at least this much
+    keep = np.flatnonzero(upper >= floor)
+    result = np.full(count, -np.inf)
+    result[keep] = expected[keep] + _overall_term(rules, model, opponents, per_row, tuple(i[keep] for i in ids))
+    return result
+
+
+def concave_envelope(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices of the least concave function above the points (x ascending): its upper hull."""
+    hull: list[int] = []
+    for point in range(len(x)):
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]   # drop b when it lies on or below the chord from a to the new point
+            if (y[b] - y[a]) * (x[point] - x[a]) <= (y[point] - y[a]) * (x[b] - x[a]):
+                hull.pop()
+            else:
+                break
+        hull.append(point)
+    return x[hull], y[hull]
 
 
 def _natural_offer(hand_cards: tuple[int, ...], rules: Rules, opponents: int) -> Optional[dict]:
@@ -307,7 +361,7 @@ def _natural_offer(hand_cards: tuple[int, ...], rules: Rules, opponents: int) ->
 def best_split(hand_cards: np.ndarray, rules: Rules, opponents: int,
                model: Optional[OpponentModel] = None) -> tuple[tuple[int, int, int], np.ndarray, float]:
     """((front, middle, back) subset ids, their strengths, expected points) of the best legal split."""
-    hand, (front, middle, back), expected = _scored(hand_cards, rules, opponents, model, None)
+    hand, (front, middle, back), expected = _scored(hand_cards, rules, opponents, model, None, exact_all=False)
     best, _ = _best_two(expected, hand, (front, middle, back), rules)
     ids = (int(front[best]), int(middle[best]), int(back[best]))
     return ids, np.array([hand.three[ids[0]], hand.middle[ids[1]], hand.five[ids[2]]]), float(expected[best])
@@ -411,7 +465,7 @@ def _criss_cross_advice(cards: Any, rules: Rules) -> dict:
 
 
 def _advice(laid: np.ndarray, hand_cards: tuple, rules: Rules, opponents: int, held: Optional[np.ndarray]) -> dict:
-    hand, (front, middle, back), expected = _scored(laid, rules, opponents, None, held)
+    hand, (front, middle, back), expected = _scored(laid, rules, opponents, None, held, exact_all=False)
     if len(expected) == 0:   # not seen on any hand: some split always has its rows in order
         raise ScoringError("hand: these 13 cards have no arrangement in order under these rules")
     best, second = _best_two(expected, hand, (front, middle, back), rules)

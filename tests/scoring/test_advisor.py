@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 from scoring import ScoringError, best_arrangement, foul_reason, settle
-from scoring.advisor import score_splits
+from scoring.advisor import concave_envelope, score_splits, strength_key
 from scoring.advisor_model import opponent_model, removal_weights
 from scoring.advisor_reference import strongest_rows
 from scoring.row_order import compare_keys
@@ -311,3 +311,37 @@ def test_variant_advice_beats_the_plain_setter_in_play(preset):
     on the same cards."""
     gains = _variant_play(preset, 12, 45)
     assert np.mean(gains) > 0, np.mean(gains)
+
+
+@pytest.mark.parametrize("options,players", [(None, 4), (None, 3), ({"overall_ties": "share"}, 4),
+                                             ({"overall_payment": "each", "fourth_point": "per-scoop"}, 4)])
+def test_the_pruned_overall_term_picks_what_every_split_scored_picks(options, players):
+    """The 11-point game computes its overall term only where a split can still be the best or the
+    runner-up; both (and their estimates) are those of every legal split scored in full."""
+    rules = resolve_rules("eleven-point", options)
+    for seed in range(50, 62):
+        cards = _hand(seed)
+        laid = np.array(parse_hand_input(" ".join(cards)).cards, dtype=np.int64)
+        front, middle, back, strengths, expected = score_splits(laid, rules, players - 1)
+        key = strength_key(strengths, rules)
+        best = int(np.flatnonzero(expected >= expected.max() - 1e-9)[key[expected >= expected.max() - 1e-9].argmax()])
+        others = np.where(key != key[best], expected, -np.inf)
+        second = int(np.flatnonzero(others >= others.max() - 1e-9)[key[others >= others.max() - 1e-9].argmax()])
+        advice = best_arrangement(" ".join(cards), "eleven-point", options, players)
+        for entry, pick in ((advice["best"], best), (advice["runner_up"], second)):
+            assert sorted(entry["back"]) == sorted(CODES[laid[p]] for p in FIVE_SUBSETS[back[pick]])
+            assert sorted(entry["front"]) == sorted(CODES[laid[p]] for p in FRONT_SUBSETS[front[pick]])
+            assert entry["expected"] == round(float(expected[pick]), 3)
+
+
+def test_concave_envelope_lies_above_every_point_and_is_concave():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x = np.arange(-9, 10, dtype=np.float64)
+        y = rng.normal(size=len(x)).cumsum()
+        hull_x, hull_y = concave_envelope(x, y)
+        assert hull_x[0] == x[0] and hull_x[-1] == x[-1]
+        assert np.all(np.interp(x, hull_x, hull_y) >= y - 1e-12)
+        slopes = np.diff(hull_y) / np.diff(hull_x)
+        assert np.all(np.diff(slopes) < 0)
+        assert set(zip(hull_x, hull_y)) <= set(zip(x, y))   # its corners are points
