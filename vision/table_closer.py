@@ -12,11 +12,13 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.cards import EXPECTED_CARDS
+from vision.cards import EXPECTED_CARDS, SEPARATE_CORNER_OVERLAP, Card, overlap_share
 from vision.decode import decode_photo
 from vision.reader import CardReader
 from vision.messages import UNSURE_MARKS_WARNING
-from vision.results import LOW_CONFIDENCE
+from vision.results import LOW_CONFIDENCE, ReadResult
+from vision.rows import EXPECTED_SIZES, ROW_NAMES, RowGrouping, group_rows
+from vision.table_fill import unsure_cards
 
 # The region read again: the hand's cards' boxes, widened by this share of its larger side on every side (the boxes
 # are the indices', the cards reach further).
@@ -51,16 +53,27 @@ PAPER_VALUE = 170
 PAPER_SATURATION = 50
 # A hand read again may hold a card in no hand where it lies: its box there within this many of its sizes.
 STRAY_IS_READ = 2.0
+# A hand is read closer at most this often (a second time when a hand read closer took one of its cards).
+LOOKS_AT_A_HAND = 2
+LOOK_ORDER = {1: 0, -1: 1, 0: 2}  # hands read closer: long ones first, then short ones, then whole ones
+COUNT_WARNING = f"expected {EXPECTED_CARDS} cards"  # vision.results' warning of a hand not of 13
 NOT_IN_A_HAND = "card in no hand"  # vision.table's warning of a card in no hand
 CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")  # a card code named in a warning
 
 
 def wants_closer_look(hand: dict, loose: bool) -> bool:
-    """A hand not of 13 cards, or filled with a card named under the unsure threshold; loose (Big Two): a seat's
-    cards with unsure marks left out beside them."""
+    """A hand not of 13 cards, or filled with a card named under the unsure threshold, or in rows not 3/5/5 (a crowded
+    layout's rows run together at the table read's scale); loose (Big Two): a seat's cards with unsure marks left out
+    beside them."""
     if loose:
         return any(w.startswith(UNSURE_MARKS_WARNING) for w in hand["warnings"])
-    return len(hand["cards"]) != EXPECTED_CARDS or any(card["confidence"] < LOW_CONFIDENCE for card in hand["cards"])
+    return (len(hand["cards"]) != EXPECTED_CARDS or any(card["confidence"] < LOW_CONFIDENCE for card in hand["cards"])
+            or not rows_fit(hand["rows"]))
+
+
+def rows_fit(rows: dict | None) -> bool:
+    """Whether a hand's rows (None: not grouped) hold 3, 5 and 5 cards."""
+    return rows is None or all(len(rows[name]) == size for name, size in EXPECTED_SIZES.items())
 
 
 def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = False) -> dict:
@@ -78,18 +91,43 @@ def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = Fal
     for seat in empty:
         if all(hand["seat"] != seat for hand in table["hands"]):  # (a stray's hand may have taken it)
             table = hand_at_empty_seat(reader, image, table, seat)
-    wanted = [k for k, hand in enumerate(table["hands"]) if wants_closer_look(hand, loose)]
     hands = list(table["hands"])
-    for k in wanted:
-        others = {card["code"] for j, hand in enumerate(hands) if j != k for card in hand["cards"]}
-        closer = closer_hand(reader, image, hands[k], others, loose, strays=table["unassigned"])
-        if closer is None and not loose and len(hands[k]["cards"]) < WIDER_BELOW:
-            closer = closer_hand(reader, image, hands[k], others, loose, WIDER_MARGIN,  # the hand reaches further
-                                 strays=table["unassigned"])
-        if closer is not None:
-            hands[k] = closer
-            table = without_strays(table, {card["code"] for card in closer["cards"]})
+    # long hands first (a card they hold may be another's), then short ones (a card one lacks may be the one another
+    # hand was filled with unsurely: it takes it back), then whole ones with unsure cards
+    queue = sorted((k for k, hand in enumerate(hands) if wants_closer_look(hand, loose)),
+                   key=lambda k: LOOK_ORDER[int(np.sign(len(hands[k]["cards"]) - EXPECTED_CARDS))])
+    looks = [0] * len(hands)
+    while queue:
+        k = queue.pop(0)
+        looks[k] += 1
+        others = {card["code"]: (j, hand["seat"], card, len(hand["cards"]) == EXPECTED_CARDS)
+                  for j, hand in enumerate(hands) if j != k for card in hand["cards"]}
+        found = closer_hand(reader, image, hands[k], others, loose, strays=table["unassigned"])
+        if found is None and not loose and len(hands[k]["cards"]) < WIDER_BELOW:
+            found = closer_hand(reader, image, hands[k], others, loose, WIDER_MARGIN,  # the hand reaches further
+                                strays=table["unassigned"])
+        if found is None:
+            continue
+        hands[k], taken = found
+        table = without_strays(table, {card["code"] for card in hands[k]["cards"]})
+        for code in taken:  # a card another hand held unsurely, read surely here: that hand is short of it now
+            j = others[code][0]
+            hands[j] = without_card(hands[j], code, hands[k]["seat"])
+            if looks[j] < LOOKS_AT_A_HAND and j not in queue and hands[j]["cards"]:
+                queue.append(j)
     return dict(table, hands=hands)
+
+
+def without_card(hand: dict, code: str, taker: int) -> dict:
+    """The hand without its card of this code (seat `taker`'s closer look read it surely), warned of it and of its
+    count."""
+    cards = [card for card in hand["cards"] if card["code"] != code]
+    rows = None if hand["rows"] is None else {name: [c for c in row if c != code] for name, row in hand["rows"].items()}
+    warnings = [w for w in hand["warnings"] if not w.startswith(COUNT_WARNING) and set(CODE.findall(w)) != {code}]
+    if rows is not None and len(cards) != EXPECTED_CARDS:
+        warnings.insert(0, f"{COUNT_WARNING}, found {len(cards)}")
+    warnings.append(f"{code} left out: seat {taker}'s hand read closer names it surely, here it was unsure")
+    return dict(hand, cards=cards, rows=rows, warnings=warnings)
 
 
 def paper_seats(data: bytes, table: dict) -> list[int]:
@@ -229,28 +267,40 @@ def quick(reader: CardReader) -> CardReader:
     return reader._closer_reader
 
 
-def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[str], loose: bool = False,
-                margin: float = MARGIN, strays: list[dict] = ()) -> dict | None:
-    """The hand read from its own region, or None when that read is no better: not 13 cards (loose: not every card
-    the seat had, or a card in the region's outer margin), a code another hand holds or a card in no hand (`strays`)
-    does (rows mode: unless read where that stray lies, in the region), or no better standing (a hand of 13 against
-    one short or long, else more cards named surely)."""
+def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: dict[str, tuple[int, int, dict, bool]],
+                loose: bool = False, margin: float = MARGIN, strays: list[dict] = ()
+                ) -> tuple[dict, list[str]] | None:
+    """The hand read from its own region and the codes it takes from other hands (`others`: code -> the hand
+    holding it, its seat, its card, whether that hand is whole), or None when that read is no better: not 13 cards (loose: not every card the seat had,
+    or a card in the region's outer margin), a code another hand or a card in no hand (`strays`) holds (rows mode:
+    unless read where that stray lies; or the other hand, whole, holds it surely there: a neighbour's card seen in
+    the margin, left out of this read; or that card is unsure and this one sure: it is taken), or no better standing
+    (a hand of 13 against one short or long, else more cards named surely)."""
     x0, y0, x1, y1 = region(hand, image.shape, margin)
     ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
     if not ok:
         return None
-    read = reader.read(crop.tobytes(), loose=loose).to_dict()
+    result = reader.read(crop.tobytes(), loose=loose)
+    read = result.to_dict()
+    if not loose:
+        neighbours = {card["code"] for card in read["cards"] if card["code"] in others
+                      and others[card["code"]][3] and others[card["code"]][2]["sure"]
+                      and lies_at(card, (x0, y0), others[card["code"]][2])}
+        if neighbours:
+            read = without_codes(result, neighbours, set(others)).to_dict()
     codes = [card["code"] for card in read["cards"]]
     at = {card["code"]: centre(card["box"], (x0, y0)) for card in read["cards"]}
-    taken = {card["code"] for card in strays if loose or card["code"] not in at
-             or np.linalg.norm(at[card["code"]] - centre(card["box"])) > STRAY_IS_READ * box_size(card["box"])}
-    if (others | taken) & set(codes):
+    held = {card["code"] for card in strays if loose or card["code"] not in at
+            or np.linalg.norm(at[card["code"]] - centre(card["box"])) > STRAY_IS_READ * box_size(card["box"])}
+    taken = [] if loose else [card["code"] for card in read["cards"] if card["code"] in others
+                              and card["sure"] and not others[card["code"]][2]["sure"]]
+    if (set(others) - set(taken) | held) & set(codes):
         return None
     if loose and not {card["code"] for card in hand["cards"]} <= set(codes):
         return None
     if not loose and (len(codes) != EXPECTED_CARDS or read["rows"] is None):
         return None
-    if standing(read["cards"], loose) <= standing(hand["cards"], loose):
+    if standing(read, loose) <= standing(hand, loose):
         return None
     cards = [dict(card, box=[card["box"][0] + x0, card["box"][1] + y0, card["box"][2] + x0, card["box"][3] + y0])
              for card in read["cards"]]
@@ -261,8 +311,47 @@ def closer_hand(reader: CardReader, image: np.ndarray, hand: dict, others: set[s
     found = set(codes)
     unexplained = [w for w in hand["warnings"]  # the first read's unsure marks this read does not name stay warned
                    if w.startswith(UNSURE_MARKS_WARNING) and not set(CODE.findall(w)) <= found]
-    return {"seat": hand["seat"], "cards": cards, "rows": None if loose else read["rows"],
-            "warnings": read["warnings"] + unexplained}
+    taking = [f"{code} also read, unsurely, in seat {others[code][1]}'s hand: check it"
+              for code in taken]
+    return ({"seat": hand["seat"], "cards": cards, "rows": None if loose else read["rows"],
+             "warnings": read["warnings"] + unexplained + taking}, taken)
+
+
+def lies_at(card: dict, origin: tuple[float, float], other: dict) -> bool:
+    """Whether a card read in a region (its box in the region's pixels, cut at `origin`) lies where the other card
+    (photo pixels) does: within STRAY_IS_READ of its sizes."""
+    return bool(np.linalg.norm(centre(card["box"], origin) - centre(other["box"])) <= STRAY_IS_READ * box_size(
+        other["box"]))
+
+
+def without_codes(result: ReadResult, codes: set[str], held: set[str]) -> ReadResult:
+    """A rows read without these codes' cards (another hand's, seen in the region's margin), filled (when short) from
+    its unsure marks, none of a code another hand holds (`held`), as vision.results fills a short hand, its rows
+    grouped again, and its warnings of the count, of the rows and of those cards alone left out (the others stay)."""
+    def grouped(cards: list[Card]) -> RowGrouping:
+        size = float(np.median([r.size for card in cards for r in card.indices]))
+        return group_rows([[r.centre for r in card.indices] for card in cards], size)
+
+    cards = [card for card in result.cards if card.code not in codes]
+    before = set(grouped(result.cards).warnings) if result.cards else set()
+    warnings = [w for w in result.warnings if w not in before and not w.startswith(COUNT_WARNING)
+                and not (CODE.findall(w) and set(CODE.findall(w)) <= codes)]
+    for spare in unsure_cards(result):  # a hand short now is filled as the read fills one (it was long: it did not)
+        if len(cards) >= EXPECTED_CARDS:
+            break
+        if spare.code in codes | held or any(overlap_share(a.box, b.box) > SEPARATE_CORNER_OVERLAP
+                                             for card in cards for a in spare.indices for b in card.indices):
+            continue
+        cards.append(spare)
+        warnings.append(f"low confidence: {spare.code} ({spare.confidence:.2f})")
+    if not cards:
+        return replace(result, cards=[], rows=None, warnings=warnings)
+    grouping = grouped(cards)
+    rows = {name: [cards[i] for i in grouping.rows[name]] for name in ROW_NAMES}
+    in_rows = [card for name in ROW_NAMES for card in rows[name]]
+    counted = [] if len(cards) == EXPECTED_CARDS else [f"{COUNT_WARNING}, found {len(cards)}"]
+    return replace(result, cards=in_rows + [card for card in cards if all(card is not c for c in in_rows)],
+                   rows=rows, warnings=counted + grouping.warnings + warnings)
 
 
 def centre(box: list[float], offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
@@ -273,12 +362,14 @@ def box_size(box: list[float]) -> float:
     return max(box[2] - box[0], box[3] - box[1], 1.0)
 
 
-def standing(cards: list[dict], loose: bool) -> tuple:
-    """How good a hand's read is, compared as a tuple: a whole hand of 13 first, then the cards named surely, then
-    all the cards' confidence; loose, the number of cards."""
+def standing(hand: dict, loose: bool) -> tuple:
+    """How good a hand's read is, compared as a tuple: a whole hand of 13 first, then rows of 3/5/5, then the cards
+    named surely, then all the cards' confidence; loose, the number of cards."""
+    cards = hand["cards"]
     if loose:  # Big Two: more cards (every one it had, checked before)
         return (len(cards),)
-    return (len(cards) == EXPECTED_CARDS, sum(card["confidence"] >= LOW_CONFIDENCE for card in cards),
+    return (len(cards) == EXPECTED_CARDS, rows_fit(hand["rows"]), sum(card["confidence"] >= LOW_CONFIDENCE
+                                                                     for card in cards),
             sum(card["confidence"] for card in cards))
 
 

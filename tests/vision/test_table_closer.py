@@ -275,3 +275,80 @@ def test_an_empty_seats_half_is_read_only_when_card_paper_shows_there_outside_th
     assert halves == []  # the only paper is seat 1's hand's own (its cards lie there)
     table_closer.closer_looks(StandInReader([]), photo_with((1500, 1000, 1900, 1400)), before)
     assert halves == [(1000, 1500)]  # paper in the bottom right, outside seat 0's hand: the right half read
+
+
+def hand_in_rows(codes: list[str], seat: int, x: float, y: float, confidence: float = 0.99) -> dict:
+    """A hand of these cards in rows at (x, y) on, its front row lowest."""
+    rows = {"front": codes[:3], "middle": codes[3:8], "back": codes[8:]}
+    cards = [dict(card(code, x + 30 * k, y + 50 * (2 - i), confidence), row=name)
+             for i, name in enumerate(("front", "middle", "back")) for k, code in enumerate(rows[name])]
+    return {"seat": seat, "cards": cards, "rows": rows,
+            "warnings": [] if len(codes) == 13 else [f"expected 13 cards, found {len(codes)}"]}
+
+
+def test_a_short_hand_read_again_takes_back_a_card_another_hand_was_filled_with_unsurely(photo):
+    codes = CARD_CODES[:13]
+    short = hand_in_rows(codes[:12], 0, 800, 1100)
+    filled = hand_in_rows(CARD_CODES[13:25] + codes[12:13], 2, 800, 100)
+    filled["cards"][-1].update(confidence=0.45, sure=False)  # the card seat 0 lacks, filled in unsurely
+    read = table_closer.closer_looks(StandInReader(codes), photo, {"hands": [short, filled], "unassigned": [],
+                                                                    "warnings": []})
+    seat_0, seat_2 = read["hands"]
+    assert [c["code"] for c in seat_0["cards"]] == codes
+    assert seat_0["warnings"] == [f"{codes[12]} also read, unsurely, in seat 2's hand: check it"]
+    assert [c["code"] for c in seat_2["cards"]] == CARD_CODES[13:25] and codes[12] not in seat_2["rows"]["back"]
+    assert seat_2["warnings"][0] == "expected 13 cards, found 12" and codes[12] in seat_2["warnings"][-1]
+    filled["cards"][-1].update(confidence=0.99, sure=True)  # named surely there: seat 0's read is not kept
+    before = {"hands": [short, filled], "unassigned": [], "warnings": []}
+    assert table_closer.closer_looks(StandInReader(codes), photo, before) == before
+
+
+def test_a_hand_in_rows_not_of_3_5_5_is_read_again(photo):
+    codes = CARD_CODES[:13]
+    jumbled = hand_in_rows(codes, 0, 800, 1100)
+    jumbled["rows"] = {"front": codes[:1], "middle": codes[1:11], "back": codes[11:]}  # a crowded layout's rows
+    before = {"hands": [jumbled, hand_in_rows(CARD_CODES[13:26], 2, 800, 100)], "unassigned": [], "warnings": []}
+    reader = StandInReader(codes)
+    read = table_closer.closer_looks(reader, photo, before)
+    assert len(reader.regions) == 1 and read["hands"][0]["rows"] == {"front": codes[:3], "middle": codes[3:8],
+                                                                     "back": codes[8:]}
+
+
+class ResultReader:
+    """Reads every region as these cards at these region boxes (a vision ReadResult, as CardReader.read gives)."""
+
+    def __init__(self, placed: list[tuple[str, tuple[float, float]]], unsure: list[tuple[str, tuple[float, float]]]):
+        self.placed, self.unsure, self.regions = placed, unsure, []
+
+    def read(self, data: bytes, loose: bool = False):
+        from vision.cards import Card, IndexReading
+        from vision.results import ReadResult
+
+        def reading(code, at, probability):
+            return IndexReading((at[0], at[1], at[0] + 20, at[1] + 40), code, probability, 0.9)
+
+        self.regions.append(data)
+        cards = [Card(code, [reading(code, at, 0.95)]) for code, at in self.placed]
+        unsure = [reading(code, at, 0.5) for code, at in self.unsure]
+        return ReadResult(cards, None, [f"expected 13 cards, found {len(cards)}"], 1.0,
+                          readings=[r for c in cards for r in c.indices] + unsure)
+
+
+def test_a_neighbours_card_seen_in_the_margin_is_left_out_of_the_closer_read_and_the_rows_grouped_again(photo):
+    codes = CARD_CODES[:13]
+    short = hand_in_rows(codes[:11], 0, 800, 1100)  # 11 seen; the region read again shows 12 and the neighbour's
+    neighbour = hand_in_rows(CARD_CODES[13:26], 1, 100, 1000)
+    neighbour["cards"] = [dict(c, box=[b + (0, 500)[k % 2] for k, b in enumerate(c["box"])]) if i == 12 else c
+                          for i, c in enumerate(neighbour["cards"])]  # its last card lies beside seat 0's hand
+    x0, y0, _, _ = table_closer.region(short, (1500, 2000))
+    rows = (codes[:3], codes[3:8], codes[8:])
+    placed = [(code, (800 + 30 * k - x0, 1100 + 50 * (2 - i) - y0)) for i, row in enumerate(rows)
+              for k, code in enumerate(row) if code != codes[4]]
+    stray = neighbour["cards"][12]
+    placed.append((stray["code"], (stray["box"][0] - x0, stray["box"][1] - y0)))
+    reader = ResultReader(placed, [(codes[4], (800 + 30 - x0, 1150 - y0))])  # codes[4] read unsurely only
+    read = table_closer.closer_looks(reader, photo, {"hands": [short, neighbour], "unassigned": [], "warnings": []})
+    seat_0 = read["hands"][0]
+    assert {name: sorted(row) for name, row in seat_0["rows"].items()} == {  # (the far side's order: reversed)
+        "front": sorted(codes[:3]), "middle": sorted(codes[3:8]), "back": sorted(codes[8:])}
+    assert seat_0["warnings"] == [f"low confidence: {codes[4]} (0.50)"] and read["hands"][1] == neighbour
