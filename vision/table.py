@@ -28,7 +28,7 @@ import numpy as np
 from vision.cards import EXPECTED_CARDS, Card
 from vision.decode import check_limits
 from vision.imageheader import ImageHeader
-from vision.messages import UNSURE_MARKS_WARNING
+from vision.messages import SEEN_TWICE_WARNING, UNSURE_MARKS_WARNING
 from vision.results import LOW_CONFIDENCE, ReadResult
 from vision.rows import ROW_NAMES, group_rows
 from vision.table_closer import CODE, NOT_IN_A_HAND, closer_looks
@@ -85,7 +85,25 @@ def table_read(reader, data: bytes, *, loose: bool = False) -> dict:
     """read_table with this reader (a vision.CardReader): one loose read of the photo grouped into seated hands, then
     a closer look at each hand left unsure (vision.table_closer)."""
     table = table_of(reader.read(data, loose=True), photo_size(check_limits(data)), loose=loose)
-    return closer_looks(reader, data, table, loose)
+    return repeats_warned(closer_looks(reader, data, table, loose))
+
+
+def repeats_warned(table: dict) -> dict:
+    """The table with each hand holding a code another hand (or a card in no hand) holds too warned of it: one deck
+    is on the table, so one of them is read wrong (the closer looks keep none; a safety net for what they miss)."""
+    places: dict[str, list[str]] = {}
+    for hand in table["hands"]:
+        for card in hand["cards"]:
+            places.setdefault(card["code"], []).append(f"seat {hand['seat']}")
+    for card in table["unassigned"]:
+        places.setdefault(card["code"], []).append("no hand")
+    hands = []
+    for hand in table["hands"]:
+        warned = [f"{SEEN_TWICE_WARNING}: {code} in {' and '.join(places[code])}: one of them is another card"
+                  for code in dict.fromkeys(card["code"] for card in hand["cards"]) if len(places[code]) > 1
+                  and not any(w.startswith(f"{SEEN_TWICE_WARNING}: {code} ") for w in hand["warnings"])]
+        hands.append(dict(hand, warnings=hand["warnings"] + warned) if warned else hand)
+    return dict(table, hands=hands)
 
 
 def photo_size(header: ImageHeader) -> tuple[int, int]:

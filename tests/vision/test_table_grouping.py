@@ -263,3 +263,21 @@ def test_a_hand_of_13_is_not_warned_of_an_unnamed_box_among_its_cards():
     assert all(not hand["warnings"] for hand in read["hands"])  # rows mode: a hand not of 13 always warns
     loose = table_of(ReadResult(cards, None, [], 1.0, readings=readings), SIZE, loose=True)
     assert sum(hand["warnings"] == ["left out unsure marks: 2C? (0.08)"] for hand in loose["hands"]) == 1
+
+
+def test_a_code_two_hands_hold_is_warned_in_both_and_one_held_once_in_neither():
+    from vision.table import repeats_warned
+
+    def hand(seat, codes, warnings=()):
+        return {"seat": seat, "cards": [{"code": c} for c in codes], "rows": None, "warnings": list(warnings)}
+
+    table = {"hands": [hand(0, ["AS", "KH"]), hand(1, ["KH", "2C"]), hand(2, ["3D"], ["card seen twice: 3D x"])],
+             "unassigned": [{"code": "2C"}, {"code": "3D"}], "warnings": []}
+    warned = repeats_warned(table)
+    assert warned["hands"][0]["warnings"] == ["card seen twice: KH in seat 0 and seat 1: one of them is another card"]
+    assert warned["hands"][1]["warnings"] == [
+        "card seen twice: KH in seat 0 and seat 1: one of them is another card",
+        "card seen twice: 2C in seat 1 and no hand: one of them is another card"]
+    assert warned["hands"][2]["warnings"] == ["card seen twice: 3D x"]  # warned of it already
+    assert repeats_warned(dict(table, unassigned=[], hands=table["hands"][:1])) == dict(
+        table, unassigned=[], hands=table["hands"][:1])
