@@ -77,13 +77,18 @@ def evaluate_tables(reader: CardReader, photos: list[TablePhoto], name: str) -> 
             if not right:
                 warned = bool(read and read["warnings"])  # the hand's own warnings: what its review shows
                 counts["silent"] += not warned
-                wrong.append(f"seat {hand['seat']}" + ("" if warned else f" {NO_WARNING}"))
+                counts["not found"] += read is None  # (of those: the player sees a seat with no hand)
+                counts["silent, every card sure"] += not warned and read is not None and all(
+                    card.get("sure", True) for card in read["cards"])
+                wrong.append(f"seat {hand['seat']}" + (" not found" if read is None else "")
+                             + ("" if warned else f" {NO_WARNING}"))
             if not loose and read and len(read["cards"]) != 13 and not read["warnings"]:
                 counts["miscounted silently"] += 1
         read_codes = Counter(c["code"] for hand in table["hands"] for c in hand["cards"])
         read_codes.update(c["code"] for c in table["unassigned"])
         result.count_cards(Counter(shown), read_codes)
         if wrong:
+            wrong.sort(key=lambda line: line.endswith(NO_WARNING))  # a silent one last: the report lists those lines
             result.failures.append(f"{photo.image.name}: {', '.join(wrong)}")
     result.seconds = time.perf_counter() - start
     precision, recall = result.micro()
@@ -101,6 +106,8 @@ def evaluate_tables(reader: CardReader, photos: list[TablePhoto], name: str) -> 
                                                               if precision + recall > 0 else float("nan"))
     result.numbers["card precision"], result.numbers["card recall"] = precision, recall
     result.numbers["hands read wrong without any warning"] = counts["silent"]
+    result.numbers["...of them seats not found at all"] = counts["not found"]
+    result.numbers["...of them read with every card shown sure"] = counts["silent, every card sure"]
     result.numbers["hands not of 13 cards without a warning"] = counts["miscounted silently"]
     return result
 
