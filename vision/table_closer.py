@@ -44,11 +44,12 @@ SEATS = 4
 FEWEST_FOUND = 8
 # An empty seat's half is read only when it could hold a hand: a small decode of the photo (long side ≥ GLANCE_SIDE)
 # shows at least PAPER_SHARE of that half, outside the hands already read (their regions widened by MARGIN), as card
-# paper (bright, hardly coloured: value ≥ PAPER_VALUE, saturation ≤ PAPER_SATURATION). Rendered tables: the two halves
-# a hand was found in show 0.095 and 0.69; of the other empty halves (tables set 103, a second set 63) 84 and 49 show
-# under 0.04 (a dark or coloured cloth: most under 0.03) and are no longer read (a white cloth's still are: 0.1–1.0).
+# paper (bright, hardly coloured: value ≥ PAPER_VALUE, saturation ≤ PAPER_SATURATION). Rendered tables (three sets,
+# 175 empty halves): the halves a whole hand was missed in show 0.005–0.7 (a small far hand, or one overlapped tight:
+# 0.005, 0.008); of the empty ones 131 show under 0.004 (a dark or coloured cloth: not read), 8 show 0.004–0.03 and
+# 36 (a white cloth's) 0.04–1.0.
 GLANCE_SIDE = 400
-PAPER_SHARE = 0.04
+PAPER_SHARE = 0.004
 PAPER_VALUE = 170
 PAPER_SATURATION = 50
 # A hand read again may hold a card in no hand where it lies: its box there within this many of its sizes.
