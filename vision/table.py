@@ -26,6 +26,7 @@ from statistics import median
 import numpy as np
 
 from vision.cards import EXPECTED_CARDS, Card
+from vision.crops import CARD_CODES
 from vision.decode import check_limits
 from vision.imageheader import ImageHeader
 from vision.messages import SEEN_TWICE_WARNING, UNSURE_MARKS_WARNING
@@ -85,7 +86,35 @@ def table_read(reader, data: bytes, *, loose: bool = False) -> dict:
     """read_table with this reader (a vision.CardReader): one loose read of the photo grouped into seated hands, then
     a closer look at each hand left unsure (vision.table_closer)."""
     table = table_of(reader.read(data, loose=True), photo_size(check_limits(data)), loose=loose)
-    return repeats_warned(closer_looks(reader, data, table, loose))
+    return repeats_warned(one_deck(closer_looks(reader, data, table, loose)))
+
+
+def one_deck(table: dict) -> dict:
+    """A table read as a whole deck (52 cards) but for one code read twice and one not at all: the less sure of the
+    two is the code not read (one deck holds each card once; on rendered tables the neoclassical deck's 7s read as
+    2s), named so, unsure and warned; any other table as it was."""
+    cards = [(k, i) for k, hand in enumerate(table["hands"]) for i in range(len(hand["cards"]))]
+    codes = [table["hands"][k]["cards"][i]["code"] for k, i in cards]
+    unread = sorted(set(CARD_CODES) - set(codes))
+    if len(codes) != len(CARD_CODES) or table["unassigned"] or len(unread) != 1:
+        return table
+    twice = [ki for ki, code in zip(cards, codes) if codes.count(code) == 2]
+    k, i = min(twice, key=lambda ki: (table["hands"][ki[0]]["cards"][ki[1]]["sure"],
+                                      table["hands"][ki[0]]["cards"][ki[1]]["confidence"]))
+    hand = table["hands"][k]
+    old, new = hand["cards"][i], unread[0]
+    chance = next((a["confidence"] for a in old["alternatives"] if a["code"] == new), 0.0)
+    holder = next(h["seat"] for h in table["hands"] for c in h["cards"] if c["code"] == old["code"] and c is not old)
+    card = dict(old, code=new, confidence=chance, sure=False,
+                alternatives=[{"code": old["code"], "confidence": old["confidence"]}])
+    rows = None if hand["rows"] is None else {
+        name: [new if code == old["code"] else code for code in row] for name, row in hand["rows"].items()}
+    warning = (f"{new} deduced: read as {old['code']} ({old['confidence']:.2f}), which seat {holder} holds more "
+               f"surely, and no card read {new}: check it")
+    hands = list(table["hands"])
+    hands[k] = dict(hand, cards=[card if j == i else c for j, c in enumerate(hand["cards"])], rows=rows,
+                    warnings=hand["warnings"] + [warning])
+    return dict(table, hands=hands)
 
 
 def repeats_warned(table: dict) -> dict:

@@ -281,3 +281,28 @@ def test_a_code_two_hands_hold_is_warned_in_both_and_one_held_once_in_neither():
     assert warned["hands"][2]["warnings"] == ["card seen twice: 3D x"]  # warned of it already
     assert repeats_warned(dict(table, unassigned=[], hands=table["hands"][:1])) == dict(
         table, unassigned=[], hands=table["hands"][:1])
+
+
+def test_a_whole_deck_read_with_one_code_twice_names_the_less_sure_copy_the_code_not_read():
+    from vision.table import one_deck
+
+    def hand(seat, codes):
+        cards = [{"code": c, "confidence": 0.99, "sure": True, "alternatives": []} for c in codes]
+        return {"seat": seat, "cards": cards, "rows": {"front": codes[:3], "middle": codes[3:8], "back": codes[8:]},
+                "warnings": []}
+
+    hands = [CARD_CODES[13 * k:13 * k + 13] for k in range(4)]
+    misread = hands[3][:12] + [hands[0][5]]  # seat 3's last card read as seat 0's sixth
+    table = {"hands": [hand(k, hands[k]) for k in range(3)] + [hand(3, misread)], "unassigned": [], "warnings": []}
+    table["hands"][3]["cards"][12].update(confidence=0.8, sure=False,
+                                          alternatives=[{"code": hands[3][12], "confidence": 0.15}])
+    read = one_deck(table)
+    seat_3 = read["hands"][3]
+    assert seat_3["rows"]["back"] == hands[3][8:] and seat_3["cards"][12]["code"] == hands[3][12]
+    assert seat_3["cards"][12]["confidence"] == 0.15 and seat_3["cards"][12]["sure"] is False
+    assert seat_3["warnings"] == [f"{hands[3][12]} deduced: read as {hands[0][5]} (0.80), which seat 0 holds more "
+                                  f"surely, and no card read {hands[3][12]}: check it"]
+    assert read["hands"][:3] == table["hands"][:3]
+    short = dict(table, hands=table["hands"][:3] + [hand(3, misread[:12])])  # 51 cards: nothing to deduce
+    assert one_deck(short) == short
+    assert one_deck(dict(table, unassigned=[{"code": "2S"}])) == dict(table, unassigned=[{"code": "2S"}])
