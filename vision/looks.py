@@ -4,6 +4,7 @@ closer look at a far layout's region and a second look at the larger size when a
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,16 @@ MIN_BOX_SIDE = 2.0  # detector boxes thinner than this (pixels of the picture lo
 # luck, and this rule gives them back (alone, with the shipped pair, it mended no read and warned more right ones).
 UNNAMED_BOX_SCORE = 0.4
 NONE_SURE_PROBABILITY = 0.7
+# Looks spared (ReaderConfig.spare_looks; issue 66, session 60: a spared look changed no reading on any set measured):
+# a close-up's indices, bigger at the first size than the detector was trained for, are not looked for again at the
+# smaller sizes when the first names each card plainly (every index at least CLEAN_INDEX_PROBABILITY) in two corners
+# and sees nothing else (the parts and art that the smaller sizes fuse away are unsure marks)...
+CLEAN_INDEX_PROBABILITY = 0.9
+# ...and a far hand that the first size already reads whole (13 named surely, nothing to warn of: rows clear) with
+# its indices inside the detector's trained range gets no closer look. With a warning it does (its finer boxes part
+# rows that the first size's coarse ones left ambiguous), and below the range too: there the 640 look's coarse boxes
+# cost a sure card or two a photo that the closer look's finer ones keep (synth-v5 photos).
+TRAINED_MIN_INDEX_PX = 10
 
 
 class IndexLooks:
@@ -70,6 +81,7 @@ class IndexLooks:
         self.min_card_confidence = config.min_card_confidence
         self.unnamed_box_score = config.unnamed_box_score
         self.none_sure_probability = config.none_sure_probability
+        self.spare_looks = config.spare_looks
 
     def count_sure(self, cards: list[Card]) -> int:
         """How many of the cards are named at least as surely as the unsure threshold."""
@@ -79,8 +91,9 @@ class IndexLooks:
         """How many cards the readings name surely, once merged into cards."""
         return self.count_sure(merge_indices(readings)[0])
 
-    def find(self, image: np.ndarray, timings: dict[str, float]
-                      ) -> tuple[list[IndexReading], int, float]:
+    def find(self, image: np.ndarray, timings: dict[str, float],
+             whole: Callable[[list[IndexReading], int], bool] | None = None
+             ) -> tuple[list[IndexReading], int, float]:
         """Classified card indices, the detection size that contributed the most evidence, and the scale of that
         look (detector input pixels per image pixel).
 
@@ -90,6 +103,10 @@ class IndexLooks:
         the classifier names poorly, while at 320 or 192 it finds the real indices. When the indices found are
         tiny, a closer look at their region replaces the first read when it names as many cards surely or gives
         more evidence; when nothing was found, the larger size is tried once.
+
+        With spare_looks, the first size is also kept alone when it names a close-up's cards plainly
+        (`_names_plainly`), and the closer look is not made when `whole(readings, size)` says the first size's
+        readings are a whole read (passes.first_look: a hand of 13 named surely with nothing to warn of).
         """
         timings["detect"] = timings["classify"] = 0.0
         long_side = max(image.shape[:2])
@@ -105,7 +122,13 @@ class IndexLooks:
             if (size == self.detection_sizes[0] and len(readings) >= 2 and index_px <= LARGE_INDEX_PX
                     and _evidence(readings) >= CONFIDENT_MEAN_PROBABILITY * len(readings)):
                 return readings, size, _scale(size, long_side)
+            if (size == self.detection_sizes[0] and self.spare_looks and index_px > LARGE_INDEX_PX
+                    and _names_plainly(readings)):
+                return readings, size, _scale(size, long_side)
         fused = fuse_sizes([readings for _, readings in found])
+        if (tiny and self.spare_looks and whole is not None and index_px >= TRAINED_MIN_INDEX_PX
+                and whole(fused, found[-1][0])):
+            return fused, found[-1][0], _scale(found[-1][0], long_side)
         if tiny and long_side > self.detection_sizes[0]:  # only where the photo has pixels the first look skipped
             closer, closer_size, closer_scale = self.zoomed(image, fused or found[-1][1], timings)
             # it saw finer pixels: kept when it names as many cards surely or gives more evidence (the first read's
@@ -214,6 +237,15 @@ class IndexLooks:
 def _evidence(readings: list[IndexReading]) -> float:
     """The classifier's evidence in a look's readings: the sum of their probabilities."""
     return sum(r.probability for r in readings)
+
+
+def _names_plainly(readings: list[IndexReading]) -> bool:
+    """Whether a look's readings name each card plainly in two corners and nothing else: every reading named at
+    least CLEAN_INDEX_PROBABILITY, none unnamed, and every card of them read in two corners."""
+    if not readings or any(r.unnamed or r.probability < CLEAN_INDEX_PROBABILITY for r in readings):
+        return False
+    cards, warnings = merge_indices(readings)
+    return not warnings and all(len(card.separate_corners()) >= 2 for card in cards)
 
 
 def _scale(size: int, long_side: int) -> float:

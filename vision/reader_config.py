@@ -38,3 +38,4 @@ class ReaderConfig:
     unsqueeze_short_reads: bool = True  # passes.stretched
     second_opinion: bool = True         # passes.second_opinion, where models/ ships the second classifier
     partner_classifier: bool = True     # the classifier's partner averaged in, where models/ ships it
+    spare_looks: bool = True            # vision.looks: no look where one measured to change nothing suffices
