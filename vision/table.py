@@ -90,27 +90,59 @@ def table_read(reader, data: bytes, *, loose: bool = False) -> dict:
 
 
 def one_deck(table: dict) -> dict:
-    """A table read as a whole deck (52 cards) but for one code read twice and one not at all: the less sure of the
-    two is the code not read (one deck holds each card once; on rendered tables the neoclassical deck's 7s read as
-    2s), named so, unsure and warned; any other table as it was."""
-    cards = [(k, i) for k, hand in enumerate(table["hands"]) for i in range(len(hand["cards"]))]
-    codes = [table["hands"][k]["cards"][i]["code"] for k, i in cards]
-    unread = sorted(set(CARD_CODES) - set(codes))
-    if len(codes) != len(CARD_CODES) or table["unassigned"] or len(unread) != 1:
+    """The table with each code read twice (one deck holds each card once) read once: the less sure copy is named the
+    code no card was read as where the table was read as a whole deck but for it (52 cards, one code not read), else
+    its likeliest alternative no card holds (if any; on rendered tables the neoclassical deck's 7s read as 2s, a
+    blurred JS as JC), unsure and warned; the rest as it was (vision.table's repeats_warned warns of those left)."""
+    codes = [card["code"] for hand in table["hands"] for card in hand["cards"]] + [
+        card["code"] for card in table["unassigned"]]
+    for code in sorted({code for code in codes if codes.count(code) == 2}):
+        copies = [(k, i) for k, hand in enumerate(table["hands"]) for i, card in enumerate(hand["cards"])
+                  if card["code"] == code]
+        if len(copies) != 2:
+            continue  # (a card in no hand: its place says nothing of which copy is wrong)
+        k, i = min(copies, key=lambda ki: (table["hands"][ki[0]]["cards"][ki[1]]["sure"],
+                                           table["hands"][ki[0]]["cards"][ki[1]]["confidence"]))
+        other = next(ki for ki in copies if ki != (k, i))
+        was = table
+        table = renamed(table, k, i, table["hands"][other[0]]["seat"])
+        if table is not was:  # the surer copy may be the wrong one: its hand is told too
+            hands = list(table["hands"])
+            hands[other[0]] = dict(hands[other[0]], warnings=hands[other[0]]["warnings"] + [
+                f"{code}: read too, less surely, in seat {table['hands'][k]['seat']}, taken there for another card: "
+                "check it"])
+            table = dict(table, hands=hands)
+    return table
+
+
+def renamed(table: dict, k: int, i: int, holder: int) -> dict:
+    """The table with hand k's card i (a code seat `holder` holds too, more surely) named the code no card was read
+    as, where the table is a whole deck but for it, else its likeliest alternative no card holds; unchanged when
+    neither is there."""
+    held = {card["code"] for hand in table["hands"] for card in hand["cards"]} | {
+        card["code"] for card in table["unassigned"]}
+    count = sum(len(hand["cards"]) for hand in table["hands"]) + len(table["unassigned"])
+    unread = sorted(set(CARD_CODES) - held)
+    hand, old = table["hands"][k], table["hands"][k]["cards"][i]
+    if count == len(CARD_CODES) and len(unread) == 1:
+        new, why = unread[0], f"no card read {unread[0]}"
+    else:
+        new = next((a["code"] for a in old["alternatives"] if a["code"] not in held), None)
+        why = f"its likeliest other code, no card read {new}"
+    if new is None:
         return table
-    twice = [ki for ki, code in zip(cards, codes) if codes.count(code) == 2]
-    k, i = min(twice, key=lambda ki: (table["hands"][ki[0]]["cards"][ki[1]]["sure"],
-                                      table["hands"][ki[0]]["cards"][ki[1]]["confidence"]))
-    hand = table["hands"][k]
-    old, new = hand["cards"][i], unread[0]
     chance = next((a["confidence"] for a in old["alternatives"] if a["code"] == new), 0.0)
-    holder = next(h["seat"] for h in table["hands"] for c in h["cards"] if c["code"] == old["code"] and c is not old)
     card = dict(old, code=new, confidence=chance, sure=False,
                 alternatives=[{"code": old["code"], "confidence": old["confidence"]}])
-    rows = None if hand["rows"] is None else {
-        name: [new if code == old["code"] else code for code in row] for name, row in hand["rows"].items()}
-    warning = (f"{new} deduced: read as {old['code']} ({old['confidence']:.2f}), which seat {holder} holds more "
-               f"surely, and no card read {new}: check it")
+    rows = hand["rows"]
+    if rows is not None and old.get("row") in rows:  # the card's place in its row: as many of the row before it
+        row = list(rows[old["row"]])
+        place = sum(1 for c in hand["cards"][:i] if c.get("row") == old["row"])
+        place = place if place < len(row) and row[place] == old["code"] else row.index(old["code"])
+        row[place] = new
+        rows = dict(rows, **{old["row"]: row})
+    warning = (f"{new} deduced: read as {old['code']} ({old['confidence']:.2f}), as a card of seat {holder} is more "
+               f"surely; {why}: check it")
     hands = list(table["hands"])
     hands[k] = dict(hand, cards=[card if j == i else c for j, c in enumerate(hand["cards"])], rows=rows,
                     warnings=hand["warnings"] + [warning])

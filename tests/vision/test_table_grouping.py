@@ -287,7 +287,8 @@ def test_a_whole_deck_read_with_one_code_twice_names_the_less_sure_copy_the_code
     from vision.table import one_deck
 
     def hand(seat, codes):
-        cards = [{"code": c, "confidence": 0.99, "sure": True, "alternatives": []} for c in codes]
+        cards = [{"code": c, "confidence": 0.99, "sure": True, "alternatives": [],
+                  "row": "front" if j < 3 else "middle" if j < 8 else "back"} for j, c in enumerate(codes)]
         return {"seat": seat, "cards": cards, "rows": {"front": codes[:3], "middle": codes[3:8], "back": codes[8:]},
                 "warnings": []}
 
@@ -300,9 +301,18 @@ def test_a_whole_deck_read_with_one_code_twice_names_the_less_sure_copy_the_code
     seat_3 = read["hands"][3]
     assert seat_3["rows"]["back"] == hands[3][8:] and seat_3["cards"][12]["code"] == hands[3][12]
     assert seat_3["cards"][12]["confidence"] == 0.15 and seat_3["cards"][12]["sure"] is False
-    assert seat_3["warnings"] == [f"{hands[3][12]} deduced: read as {hands[0][5]} (0.80), which seat 0 holds more "
-                                  f"surely, and no card read {hands[3][12]}: check it"]
-    assert read["hands"][:3] == table["hands"][:3]
-    short = dict(table, hands=table["hands"][:3] + [hand(3, misread[:12])])  # 51 cards: nothing to deduce
+    assert seat_3["warnings"] == [f"{hands[3][12]} deduced: read as {hands[0][5]} (0.80), as a card of seat 0 is "
+                                  f"more surely; no card read {hands[3][12]}: check it"]
+    assert read["hands"][1:3] == table["hands"][1:3] and read["hands"][0]["cards"] == table["hands"][0]["cards"]
+    assert read["hands"][0]["warnings"] == [f"{hands[0][5]}: read too, less surely, in seat 3, taken there for "
+                                            "another card: check it"]
+    # not a whole deck (seat 2 not on the table): the less sure copy takes its likeliest alternative no card holds
+    three = dict(table, hands=[table["hands"][k] for k in (0, 1, 3)])
+    three["hands"][2]["cards"][12]["alternatives"] = [{"code": hands[0][0], "confidence": 0.1},
+                                                      {"code": hands[2][4], "confidence": 0.05}]
+    seat_3 = one_deck(three)["hands"][2]
+    assert seat_3["cards"][12]["code"] == hands[2][4] and seat_3["rows"]["back"][-1] == hands[2][4]
+    three["hands"][2]["cards"][12]["alternatives"] = [{"code": hands[0][0], "confidence": 0.1}]
+    assert one_deck(three) == three  # no alternative free: as it was (repeats_warned warns of it)
+    short = dict(table, hands=table["hands"][:3] + [hand(3, misread[:12])])  # once each: nothing to deduce
     assert one_deck(short) == short
-    assert one_deck(dict(table, unassigned=[{"code": "2S"}])) == dict(table, unassigned=[{"code": "2S"}])
