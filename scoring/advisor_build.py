@@ -4,9 +4,12 @@ For each preset: deal random four-player rounds from one shuffled deck, set ever
 (scoring.advisor.best_split), record each row's strength, and count how often one set hand scoops
 another (all three rows, or 辗过 where the preset counts it).  The first pass sets hands against random
 rows; each later pass against the rows of all earlier passes but the first, pooled (fictitious play:
-a plain "previous pass" oscillates, the advisor over-correcting for the last table), and the shipped
-table pools passes 2 onwards, so that the rows the advisor lays with it are, near enough, the rows it
-expects.  Seeded: the same arguments build the same file.
+a plain "previous pass" oscillates, the advisor over-correcting for the last table).  That pool still
+carries its early passes (set against near-random rows: too few pairs in front), so ``--refine`` more
+passes follow, the first against it and each next against the refinement passes so far, pooled; the
+shipped table pools the refinement passes alone, so that the rows the advisor lays with it are, near
+enough, the rows it expects (the reference check's opponents are this same advisor).  Seeded: the same
+arguments build the same file.
 """
 
 from __future__ import annotations
@@ -102,7 +105,13 @@ def _overall_tables(rules: Rules, results: np.ndarray, swept: np.ndarray) -> tup
     return top, others
 
 
-def build(preset_ids: Sequence[str], rounds: int, passes: int, seed: int, out: Path) -> None:
+def _pooled_model(rules: Rules, pooled: list, rates: list, tables: list, source: str) -> OpponentModel:
+    overall = None if tables[0] is None else tuple(np.mean([t[i] for t in tables], axis=0) for i in range(2))
+    return _model_from(rules, np.concatenate(pooled), float(np.mean(rates)), overall, source)
+
+
+def build(preset_ids: Sequence[str], rounds: int, passes: int, seed: int, out: Path, refine: int = 0,
+          refine_rounds: int = 0) -> None:
     arrays: dict[str, np.ndarray] = {}
     if out.is_file():   # keep the presets not rebuilt
         with np.load(out) as old:
@@ -120,10 +129,15 @@ def build(preset_ids: Sequence[str], rounds: int, passes: int, seed: int, out: P
             pooled.append(strengths)
             rates.append(scoop_rate)
             tables.append(overall)
-            overall_pooled = None if overall is None else tuple(np.mean([t[i] for t in tables], axis=0)
-                                                                for i in range(2))
-            model = _model_from(rules, np.concatenate(pooled), float(np.mean(rates)), overall_pooled,
-                                f"passes 2-{number + 1}")
+            model = _pooled_model(rules, pooled, rates, tables, f"passes 2-{number + 1}")
+        if refine:
+            pooled, rates, tables = [], [], []
+        for number in range(passes, passes + refine):
+            strengths, scoop_rate, overall = self_play(preset, refine_rounds or rounds, model, seed + number)
+            pooled.append(strengths)
+            rates.append(scoop_rate)
+            tables.append(overall)
+            model = _pooled_model(rules, pooled, rates, tables, f"passes {passes + 1}-{number + 1}")
         strengths = np.concatenate(pooled)
         for row, name in enumerate(ROW_NAMES):
             known, counts = np.unique(strengths[:, row], return_counts=True)
@@ -136,7 +150,8 @@ def build(preset_ids: Sequence[str], rounds: int, passes: int, seed: int, out: P
         if model.top is not None:
             arrays[f"{preset}_overall_top"] = model.top.astype(np.float32)
             arrays[f"{preset}_overall_others_top"] = model.others_top.astype(np.float32)
-        print(f"{preset}: {passes} passes of {4 * rounds:,} hands, the table pools {len(strengths):,}, scoop rate "
+        print(f"{preset}: {passes} passes of {4 * rounds:,} hands and {refine} of {4 * (refine_rounds or rounds):,}, "
+              f"the table pools {len(strengths):,}, scoop rate "
               f"{model.scoop_rate:.3f}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
         np.savez_compressed(out, **arrays)   # after each preset: a long build can be stopped
 
@@ -145,13 +160,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1000, help="four-player deals a pass per preset")
     parser.add_argument("--passes", type=int, default=5)
+    parser.add_argument("--refine", type=int, default=2,
+                        help="passes after the fictitious play, each against the refinement passes before it; "
+                             "the table pools these alone (0: the fictitious play's pool, passes 2 onwards)")
+    parser.add_argument("--refine-rounds", type=int, default=2000, help="four-player deals a refinement pass")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--presets", nargs="*", default=None,
                         help="default: every Chinese-poker preset with a table of its own (not criss-cross, which "
                              "plays 2-4's rows: scoring.advisor_model.TABLE_OF)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name(TABLE_FILE))
     args = parser.parse_args(argv)
-    build(args.presets or sorted(set(presets()) - set(TABLE_OF)), args.rounds, args.passes, args.seed, args.out)
+    build(args.presets or sorted(set(presets()) - set(TABLE_OF)), args.rounds, args.passes, args.seed, args.out,
+          args.refine, args.refine_rounds)
     return 0
 
 

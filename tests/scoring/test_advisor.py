@@ -345,3 +345,22 @@ def test_concave_envelope_lies_above_every_point_and_is_concave():
         slopes = np.diff(hull_y) / np.diff(hull_x)
         assert np.all(np.diff(slopes) < 0)
         assert set(zip(hull_x, hull_y)) <= set(zip(x, y))   # its corners are points
+
+
+def test_the_table_build_pools_the_refinement_passes_alone_and_is_seeded(tmp_path):
+    """python -m scoring.advisor_build: the shipped rows are the refinement passes' (each a few deals
+    here), and the same arguments build the same table."""
+    from scoring.advisor_build import build
+
+    tables = []
+    for name in ("a.npz", "b.npz"):
+        build(["fujian"], rounds=3, passes=2, seed=5, out=tmp_path / name, refine=2, refine_rounds=2)
+        with np.load(tmp_path / name) as data:
+            tables.append({key: data[key] for key in data.files})
+    first, second = tables
+    assert int(first["fujian_hands"]) == 2 * 2 * 4   # two refinement passes of two four-player deals
+    assert int(first["fujian_front_count"].sum()) == 16
+    assert first.keys() == second.keys() and all(np.array_equal(first[key], second[key]) for key in first)
+    build(["fujian"], rounds=3, passes=2, seed=5, out=tmp_path / "plain.npz")
+    with np.load(tmp_path / "plain.npz") as data:
+        assert int(data["fujian_hands"]) == 3 * 4   # no refinement: passes 2 onwards
