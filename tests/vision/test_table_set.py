@@ -33,3 +33,15 @@ def test_wrong_hands_are_told_apart_by_warning_by_seat_not_found_and_by_cards_sh
     read["hands"][2] = read_hand(2, swapped, sure=False)  # an unsure card: the review marks it
     again = table_set.evaluate_tables(None, [table_set.TablePhoto(tmp_path / "0000.jpg", truth)], "tables")
     assert again.numbers["...of them read with every card shown sure"] == 0
+
+
+def test_a_hand_is_right_with_its_cards_in_the_right_rows_in_any_order_within_a_row():
+    codes = CARD_CODES[:13]
+    truth = truth_hand(0, codes)
+    shuffled = read_hand(0, codes)
+    shuffled["rows"] = {name: row[::-1] for name, row in truth["rows"].items()}
+    assert table_set.hand_right(truth, shuffled, loose=False)
+    moved = read_hand(0, codes)
+    moved["rows"] = {"front": codes[:2] + codes[3:4], "middle": codes[2:3] + codes[4:8], "back": codes[8:]}
+    assert not table_set.hand_right(truth, moved, loose=False)
+    assert not table_set.hand_right(truth, dict(moved, rows=None), loose=False)

@@ -31,7 +31,11 @@ def hand_right(truth_hand: dict, read_hand: dict | None, loose: bool) -> bool:
         return False
     if loose:
         return sorted(c["code"] for c in read_hand["cards"]) == sorted(truth_hand["cards"])
-    return read_hand["rows"] == truth_hand["rows"]
+    if read_hand["rows"] is None:
+        return False
+    # all 13 cards in the right rows: a row's order (left to right as its owner sees it) scores nothing
+    return {name: sorted(row) for name, row in read_hand["rows"].items()} == {
+        name: sorted(row) for name, row in truth_hand["rows"].items()}
 
 
 def read_seat(truth_hand: dict, hands: list[dict]) -> int | None:
