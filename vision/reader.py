@@ -18,6 +18,7 @@ import numpy as np
 from vision.classifier import IndexClassifier
 from vision.decode import check_limits, decode_photo
 from vision.detector import IndexDetector
+from vision.glyphs import GLYPH_CHECK_FILE, GlyphCheck
 from vision.inks import survey_inks
 from vision.looks import IndexLooks
 from vision.motion import motion_line
@@ -64,6 +65,9 @@ class CardReader:
         self.second_classifier = second_classifier if config.second_opinion else None
         # the confidence's calibration (vision.sureness), where the models folder ships one for its models
         self.calibration = load_calibration(models_dir / CALIBRATION_FILE)
+        # the index-glyph check (vision.glyphs: a deck whose letters are not French), with the models it was made for
+        glyph_file = models_dir / GLYPH_CHECK_FILE
+        self.glyph_check = GlyphCheck(glyph_file) if classifier is None and glyph_file.is_file() else None
 
     def read(self, data: bytes, *, loose: bool = False) -> ReadResult:
         photo = self._decoded(data, loose)  # decode; the moved camera's line, measured once
@@ -85,7 +89,8 @@ class CardReader:
         cast_hue = cast.hue if cast is not None and so_far.picture is not cast.balanced else None
         result = so_far.result
         warnings = judge(result.cards, so_far.picture, self.calibration, self.config.sure_chance,
-                         self.config.min_card_confidence, cast_hue, blurred=so_far.blurred is not None)
+                         self.config.min_card_confidence, cast_hue, blurred=so_far.blurred is not None,
+                         glyph_check=self.glyph_check)
         result.timings_ms["sureness"] = (time.perf_counter() - start) * 1000
         return replace(result, warnings=[*result.warnings, *warnings]) if warnings else result
 

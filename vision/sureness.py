@@ -13,6 +13,7 @@ import numpy as np
 from vision.cards import Card
 from vision.checks import COURT_UNDER_NUMBER, consistency_doubts
 from vision.errors import ModelError
+from vision.glyphs import GlyphCheck, letter_doubts
 from vision.messages import UNKNOWN_DECK_WARNING
 
 CALIBRATION_FILE = "cards_calibration.json"
@@ -53,19 +54,26 @@ def load_calibration(path: Path) -> Calibration:
 
 
 def judge(cards: list[Card], picture: np.ndarray, calibration: Calibration, sure_chance: float,
-          min_card_confidence: float, cast_hue: float | None = None, blurred: bool = False) -> list[str]:
+          min_card_confidence: float, cast_hue: float | None = None, blurred: bool = False,
+          glyph_check: GlyphCheck | None = None) -> list[str]:
     """Sets each card's chance, doubts (added to those it has) and sure flag, in place; returns the warnings the
-    checks call for: a court figure under a number's index means the deck's court letters are not French (German
-    B and D read as 8 and 10), so every card of the photo is doubted. In a photo warned `blurred` every card is
-    doubted too: that warning tells the player to check every card, and the flags say the same (a four-colour
-    deck's blurred 2D read as 2S from two corners at 0.991 was the one wrong card left sure on the rendered sets)."""
+    checks call for: a court figure under a number's index, or indices whose rank no French-suited deck prints
+    (vision.glyphs), mean the deck's letters are not French (German B and D read as 8 and 10), so every card of the
+    photo is doubted. In a photo warned `blurred` every card is doubted too: that warning tells the player to check
+    every card, and the flags say the same (a four-colour deck's blurred 2D read as 2S from two corners at 0.991 was
+    the one wrong card left sure on the rendered sets)."""
     doubts = consistency_doubts(picture, cards, cast_hue)
     strangers = [card for card in cards if any(why.startswith(COURT_UNDER_NUMBER) for why in doubts.get(id(card), ()))]
+    letters, unknown_letters = letter_doubts(glyph_check, picture, cards) if glyph_check is not None else ({}, [])
+    for key, why in letters.items():
+        doubts.setdefault(key, []).append(why)
     warnings = []
-    if strangers:
-        warnings.append(f"{UNKNOWN_DECK_WARNING} (" + ", ".join(
-            f"{card.code} shows a court figure" for card in strangers[:3]) + "): check every card")
-    photo_doubts = (("a card of an unknown deck",) if strangers else ()) + (("the photo looks blurred",) if blurred else ())
+    if strangers or unknown_letters:
+        reasons = [f"{card.code} shows a court figure" for card in strangers[:3]]
+        reasons += [f"{card.code}'s index is no French rank" for card in unknown_letters[:3] if card not in strangers]
+        warnings.append(f"{UNKNOWN_DECK_WARNING} (" + ", ".join(reasons[:3]) + "): check every card")
+    photo_doubts = ((("a card of an unknown deck",) if strangers or unknown_letters else ())
+                    + (("the photo looks blurred",) if blurred else ()))
     for card in cards:
         card.doubts = (*card.doubts, *doubts.get(id(card), ()), *photo_doubts)
         card.chance = calibration.chance(card.confidence, len(card.separate_corners()))

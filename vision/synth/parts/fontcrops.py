@@ -70,8 +70,11 @@ def _rounded_corner(x0: float, y0: float, radius: float, far: float) -> np.ndarr
     return np.concatenate([arc, [[x0 + far, y0], [x0 + far, y0 + far], [x0, y0 + far]]])
 
 
-def index_image(rng: np.random.Generator, code: str, split: str) -> tuple[np.ndarray, tuple, float]:
-    """A picture of one card corner with the index `code`; returns (BGR image, tight index box, index px)."""
+def index_image(rng: np.random.Generator, code: str, split: str, rank_text: str | None = None
+                ) -> tuple[np.ndarray, tuple, float]:
+    """A picture of one card corner with the index `code`; returns (BGR image, tight index box, index px).
+    `rank_text` prints another rank than the code's (the letters of decks the reader does not know, part
+    lettercrops); the code's suit is drawn as usual, and a court's frame is as likely as on a court card."""
     rank, suit = code[0], code[1]
     faces = fonts.ttf_fonts_for(split)
     face = faces[rng.integers(len(faces))]
@@ -82,7 +85,10 @@ def index_image(rng: np.random.Generator, code: str, split: str) -> tuple[np.nda
     aspect = log_uniform(rng, 0.75, 1.3)
     slant = rng.uniform(-0.25, 0.25) if rng.random() < 0.3 else 0.0
     weight = cap * rng.uniform(0.02, 0.09) if rng.random() < 0.3 else 0.0
-    rank_glyphs = fonts.text_outlines(tt, "10" if rank == "T" else rank, cap / max(tt.cap_height, 1.0), aspect, slant,
+    if rank_text is not None:
+        rank = "J" if not rank_text.isdigit() else "2"  # frames as likely as on a court card (or a number's)
+    text = rank_text if rank_text is not None else "10" if rank == "T" else rank
+    rank_glyphs = fonts.text_outlines(tt, text, cap / max(tt.cap_height, 1.0), aspect, slant,
                               rng.uniform(0.85, 1.1))
     (rx0, ry0), (rx1, ry1) = fonts.outlines_bounds(rank_glyphs)
     rank_glyphs = fonts.moved_outlines(rank_glyphs, [-rx0, -ry0])
