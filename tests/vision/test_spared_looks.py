@@ -40,13 +40,16 @@ class CloseUpCorners:
 
 
 class NamesCornersPlainly:
-    """Names a box of a close-up's corner size QH at 0.97, a smaller one 4C at 0.3 (unsure, not `none`)."""
+    """Names a box of a close-up's corner size QH at `probability`, a smaller one 4C at 0.3 (unsure, not `none`)."""
+
+    def __init__(self, probability: float = 0.97):
+        self.probability = probability
 
     def probabilities(self, image, boxes):
-        out = np.full((len(boxes), len(CLASS_NAMES)), 0.01, np.float32)
+        out = np.full((len(boxes), len(CLASS_NAMES)), 0.001, np.float32)
         for row, box in enumerate(boxes):
             corner = box[3] - box[1] > 100
-            out[row, CLASS_NAMES.index("QH" if corner else "4C")] = 0.97 if corner else 0.3
+            out[row, CLASS_NAMES.index("QH" if corner else "4C")] = self.probability if corner else 0.3
         return out
 
 
@@ -57,6 +60,14 @@ def test_a_close_up_named_plainly_in_two_corners_is_read_in_one_look(spare):
         jpeg(np.full((1500, 2000, 3), 90, np.uint8)), loose=True)
     assert [c.code for c in read.cards] == ["QH"]
     assert detector.looks == ([DETECTION_SIZES[0]] if spare else list(DETECTION_SIZES))
+
+
+@pytest.mark.parametrize("probability, looks", [(0.85, 1), (0.75, 3)])
+def test_a_close_up_named_less_plainly_than_the_clean_probability_is_looked_at_the_smaller_sizes(probability, looks):
+    detector = CloseUpCorners(stray=False)
+    CardReader(detector=detector, classifier=NamesCornersPlainly(probability)).read(
+        jpeg(np.full((1500, 2000, 3), 90, np.uint8)), loose=True)
+    assert len(detector.looks) == looks  # CLEAN_INDEX_PROBABILITY is 0.8
 
 
 def test_a_close_up_with_a_mark_besides_its_corners_is_still_looked_at_the_smaller_sizes():
