@@ -12,7 +12,8 @@ settlement terms are then exact under that independence:
   of being the round's top at each total.
 Every legal split is scored (36,036 unordered middle/back pairs per front, both orders where the two
 rows are equal; all 72,072 ordered splits when the middle plays low), in numpy, so the maximum is exact
-for the estimate.  A natural the preset pays is compared with the best rows: its points (doubled by a
+for the estimate (the 11-point game's overall term is skipped only where a bound shows that a split can be
+neither the best nor the runner-up).  A natural the preset pays is compared with the best rows: its points (doubled by a
 home run where the preset says so) against the rows' expectation.  Not modelled: opponents' naturals
 and surrenders (a constant for every split), suit tie-breaks and 食夾棍 (ties are pushes), a banker
 game's banker edge.  Criss cross: each set is advised on its own against the sets it meets.
