@@ -28,6 +28,9 @@ OTHER_LETTER_DECKS = {"tarocco": "JQK", "ancient_french": "AJQK", "slavic_costum
 HELD_OUT_DECKS = ("berlin", "rheinland", "lattmann")  # the unknown-deck set's decks: never drawn here
 FACE_HEIGHT = CARD_HEIGHT // 2
 INDEX_PX = (12.0, 70.0)
+# the share of crops whose box is widened to the right, known and unknown alike: on the decks with a big pip beside
+# the letter (tarocco, and the German decks) the detector's box takes in both, and the classifier sees the pair
+WIDENED_SHARE = 0.5
 
 
 def other_letter_faces() -> dict[str, np.ndarray]:
@@ -104,6 +107,9 @@ def letter_deck_crops(count: int, seed: int, cache: Path) -> tuple[np.ndarray, n
     for item in range(count):
         pool = known if item % 2 == 0 else unknown
         name, face, box = pool[int(rng.integers(len(pool)))]
+        if rng.random() < WIDENED_SHARE:  # the detector's box on such decks also takes in the big pip beside
+            x1, y1, x2, y2 = box
+            box = (x1, y1, x1 + (x2 - x1) * rng.uniform(1.3, 3.0), y2)
         crops.append(corner_crop(rng, face, box))
         is_known.append(item % 2 == 0)
         names.append(name)
