@@ -19,7 +19,6 @@ depth every --sample-s; the CPU of each part of the club; the load average; and 
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
@@ -37,7 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from measuring import cpu_seconds, free_port, percentile  # noqa: E402 (benchmarks/ is on the path)
+from measuring import Client, cpu_seconds, free_port, percentile  # noqa: E402 (benchmarks/ is on the path)
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -79,25 +78,6 @@ def multipart(photo: bytes) -> tuple[bytes, str]:
     head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"hand.jpg\"\r\n"
             f"Content-Type: image/jpeg\r\n\r\n").encode()
     return head + photo + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
-
-
-class Client:
-    """One keep-alive connection, as a phone's browser keeps one; a dropped connection is reported, then reopened."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def call(self, method: str, path: str, body: bytes | None = None,
-             headers: dict | None = None) -> tuple[int, dict[str, str], bytes]:
-        try:
-            self.conn.request(method, path, body=body, headers=headers or {})
-            response = self.conn.getresponse()
-            return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-        except (http.client.HTTPException, OSError):
-            self.conn.close()
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-            return 0, {}, b""
 
 
 class Stats:

@@ -18,7 +18,6 @@ PostgreSQL of TEST_DATABASE_URL with --postgres), waits for the card reader to b
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
@@ -31,7 +30,7 @@ import time
 import uuid
 from pathlib import Path
 
-from measuring import cpu_seconds, free_port, percentile  # noqa: E402 (benchmarks/ is on the path)
+from measuring import Client, cpu_seconds, free_port, percentile  # noqa: E402 (benchmarks/ is on the path)
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -39,28 +38,6 @@ HANDS = {"Ann": "2S 7H 9D / 3C 3D 8S JH KC / 4H 5H 6C 7C 8D", "Bob": "QS QD 5S /
          "Cy": "2C 3H 5C / 6S 6H 8C 9S KD / JS JD JC 4D 4S", "Dee": "3S 5D 8H / 7D 7S 4C 6D TC / QC QH KS AC AH"}
 SWAP = json.dumps({"a": {"row": "front", "index": 0}, "b": {"row": "front", "index": 1}}).encode()
 JSON = {"Content-Type": "application/json"}
-
-
-class Client:
-    """One keep-alive connection, as a browser tab keeps one."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def call(self, method: str, path: str, body: bytes | None = None,
-             headers: dict | None = None) -> tuple[int, dict[str, str], bytes]:
-        for attempt in (1, 2):
-            try:
-                self.conn.request(method, path, body=body, headers=headers or {})
-                response = self.conn.getresponse()
-                return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-            except (http.client.HTTPException, ConnectionError):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
 
 
 def version_of(etag: str) -> int:
@@ -91,7 +68,7 @@ class Poller(threading.Thread):
     def __init__(self, port: int, path: str, stop: threading.Event, changed_at: dict, seen: list, polls: list,
                  lock: threading.Lock, interval: float = 1.0) -> None:
         super().__init__(daemon=True)
-        self.client, self.path, self.stop, self.interval = Client(port), path, stop, interval
+        self.client, self.path, self.stop, self.interval = Client(port, retry=True), path, stop, interval
         self.changed_at, self.seen, self.polls, self.lock = changed_at, seen, polls, lock
         self.etag = ""
 
@@ -147,11 +124,11 @@ def quiet_latency(port: int, changes: int) -> list[float]:
     lock, stop = threading.Lock(), threading.Event()
     changed_at: dict = {}
     seen: list[tuple[str, int, float]] = []
-    path = make_table(Client(port))
+    path = make_table(Client(port, retry=True))
     poller = Poller(port, path, stop, changed_at, seen, [], lock)
     poller.start()
     time.sleep(1.5)  # the page has loaded and holds the round's tag
-    changer = Client(port)
+    changer = Client(port, retry=True)
     for _ in range(changes):
         time.sleep(random.uniform(0.2, 1.4))  # changes land at any moment of the page's polling second
         change(changer, path, changed_at, lock)
@@ -200,7 +177,7 @@ def main() -> None:
         print(f"change-to-visible, quiet (one page polling every 1 s with If-None-Match, {len(seen)} changes): "
               f"p50 {statistics.median(seen):.3f} s   p95 {percentile(seen, 0.95):.3f} s   max {max(seen):.3f} s")
 
-        setup = Client(port)
+        setup = Client(port, retry=True)
         paths = [make_table(setup) for _ in range(args.tables)]
         upload_path = make_table(setup)
         uploads(setup, upload_path, photo, 1)  # the first read after start
@@ -217,7 +194,7 @@ def main() -> None:
         change_latency: list[float] = []
 
         def changer() -> None:
-            client = Client(port)
+            client = Client(port, retry=True)
             while not stop.is_set():
                 time.sleep(random.expovariate(len(paths) / args.change_every))
                 change_latency.append(change(client, random.choice(paths), changed_at, lock))
@@ -229,7 +206,7 @@ def main() -> None:
             window_uploads: list[float] = []
             if window != "polling":
                 threading.Thread(target=lambda: window_uploads.extend(
-                    uploads(Client(port), upload_path, photo, 10 ** 6, upload_stop)), daemon=True).start()
+                    uploads(Client(port, retry=True), upload_path, photo, 10 ** 6, upload_stop)), daemon=True).start()
             with lock:
                 polls.clear()
                 seen_loaded.clear()
