@@ -1,7 +1,8 @@
 """Error messages in the reader's language: the web layer and `scoring` write one English line (the API returns
 it as is); a page shows it through `error_text`, which matches it against the English forms below (each a
-gettext message id, as in webapp.scoring_text) and translates it. A message of a form not listed (a rare one of
-scoring's option checks) is shown in English after a translated lead-in, so the reader still knows what it is."""
+gettext message id, as in webapp.scoring_text) and translates it. A message of a form not listed (none of scoring's
+option checks: a test tries them all) is shown in English after a translated lead-in, so the reader still knows what
+it is."""
 from __future__ import annotations
 
 import re
@@ -90,6 +91,29 @@ ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
     # ... after webapp.option_labels.in_words named the option as the form does (“Scoop multiplier”)
     (N_("“{label}” must be a whole number of at least {low} (at most 1,000,000); got {value}"), None),
     (N_("“{label}” must be one of {choices}; got {value}"), None),
+    # scoring's other option checks, mostly of the options typed as JSON (Big Two tables, royalties, naturals)
+    (N_("“{label}” must be true or false; got {value}"), None),
+    (N_("“{label}” must be a whole number from {low} to {high}; got {value}"), None),
+    (N_("“{label}”.{key} must be a whole number of at least {low} (at most 1,000,000); got {value}"), None),
+    (N_("“{label}” must be greater than 0, not {value}"), None),
+    (N_("“{label}” {value} is not a number: write it like 2, 0.5 or \"1/3\""), None),
+    (N_("“{label}” must be a table name or an object like {example}; got {value}"), None),
+    (N_("“{label}” must be an object like {example}; got {value}"), None),
+    (N_("“{label}” must be an object of natural -> points (null turns one off)"), None),
+    (N_("“{label}”.{row} must be an object of hand -> points"), None),
+    (N_("“{label}”.{row}: unknown hand {hand}; valid: {valid}"), None),
+    (N_("“{label}”: unknown row {row}; rows are {rows}"), None),
+    (N_("“{label}”: preset {preset} has no natural {name}; naturals: {names}"), None),
+    (N_("“{label}”: preset {preset} has no table {name}; tables: {names}"), None),
+    (N_("“{label}” must be null (suits never break ties) or the four suits best first, like \"SHDC\"; got "
+        "{value}"), None),
+    (N_("“{label}” must be null (players − 1 down to 0) or a list of points, first place first, one per player, "
+        "like [3, 2, 1, 0]; got {value}"), None),
+    (N_("“{label}” must give every rank; missing {missing}"), None),
+    (N_("“{label}”: {key} is not a rank (or is given twice); ranks: {ranks}"), None),
+    (N_("“{label}”: {key} is not a card count from 1 to {n}"), None),
+    (N_("“{label}”: unknown instant win {hand}; known: {known}"), None),
+    (N_("“{label}” must be a list of {hands}; got {value}"), None),
     # cards (webapp.rounds.parsing, scoring's card parser)
     (N_("{player}: '{code}' is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit (S H D C or ♠ ♥ ♦ ♣), "
         "e.g. 'AS', '10♥'"), None),

@@ -354,3 +354,31 @@ def test_table_photo_messages_read_in_chinese(app):
         for message in messages:
             said = error_text(message)
             assert not re.search(r"[A-Za-z]{2,}", re.sub(r"\b(Ann|Bob)\b", "", said)), (message, said)
+
+
+def test_every_option_check_of_scoring_reads_in_chinese(app):
+    """Bad values for every option of every preset (as the new-game form names them, by label): each message scoring
+    writes is of a form the web layer translates, not shown in English after the lead-in."""
+    from flask import session
+
+    from webapp.error_text import error_text
+    from webapp.option_labels import in_words
+
+    bad_values = ["zzz", -5, 2.5, True, {"zzz": 1}, ["zzz"], {}, {"back": {"zzz": 1}}, {"zzz": {"a": 1}},
+                  {"back": 3}, {"2": 1}, {"0": 2}, {"AS": -1}, {"ZZ": 1}, [1], [1, 2, 3, 4, 5], "SHD",
+                  {"dragon": 0}]
+    messages = set()
+    for preset, info in scoring.list_presets().items():
+        for name in info.get("options", {}):
+            for value in bad_values:
+                try:
+                    scoring.validate_settings(preset, {name: value})
+                except scoring.ScoringError as err:
+                    messages.add(in_words(str(err), info["options"]))
+    assert len(messages) > 300  # every option was tried, most values refused
+    for lang, lead_in in (("zh-Hant", "出錯了"), ("zh-Hans", "出错了")):
+        with app.test_request_context("/"):  # one language a request (Flask-Babel keeps the request's locale)
+            session["lang"] = lang
+            assert error_text("an English line of no known form").startswith(lead_in)
+            english = sorted(m for m in messages if error_text(m).startswith(lead_in))
+            assert not english, english[:5]
