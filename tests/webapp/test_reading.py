@@ -48,10 +48,15 @@ def test_low_confidence_card_is_flagged_on_the_round(client):
         db.commit()
     warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
     assert any("9H: the reader is not sure of it" in w["text"] and w["level"] == "warn" for w in warnings)
+    # the round page marks that card's own tile, not only the note under the hand
+    page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    assert '<span class="card red unsure" title="9H">9♥<i class="q">?</i></span>' in page
+    assert page.count('class="q">?</i>') == 1
     client.post(f"/g/{token}/r/{number}/p/0/correct",
                 data={"csrf_token": csrf_token(client), "row": "middle", "index": "2", "code": "9D"})
     warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
     assert not any("not sure of it" in w["text"] for w in warnings)
+    assert "unsure" not in client.get(f"/g/{token}/r/{number}").get_data(as_text=True).split('class="hands"')[1]
 
 
 def test_read_slots_limit_how_many_photos_are_read_at_once(monkeypatch):

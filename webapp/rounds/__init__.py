@@ -29,7 +29,7 @@ from webapp.rounds.loading import find_round, require_open
 from webapp.rounds.moves import apply_fix, move_card, swap_cards
 from webapp.rounds.parsing import normalise, parse_cards_left, parse_rows, parse_typed
 from webapp.rounds.photos import add_photo
-from webapp.rounds.review import (WARNING_TEXT, cards_to_look_at, hand_warnings, missing_by_player, ready_to_settle,
+from webapp.rounds.review import (WARNING_TEXT, cards_to_look_at, doubted_in_notes, hand_warnings, missing_by_player, ready_to_settle,
                                   round_input, round_warnings, settle_blockers)
 from webapp.rounds.serialise import hand_json, round_json, stale_json
 from webapp.rounds.settling import NOT_READY, reopen, settle
@@ -46,5 +46,5 @@ __all__ = [
     "parse_cards_left", "parse_if_match", "parse_rows", "parse_typed", "peek_etag", "ready_to_settle", "recent_changes",
     "remove_card", "reopen", "require_open", "round_input", "round_json", "round_warnings", "set_count", "set_instant_win",
     "set_manual", "set_natural", "set_number", "set_out", "set_round_details", "set_surrender", "settle", "settle_blockers",
-    "stale_json", "swap_cards", "swap_rows", "tag_version", "undo", "undo_preview", "unsure_suggestions",
+    "doubted_in_notes", "stale_json", "swap_cards", "swap_rows", "tag_version", "undo", "undo_preview", "unsure_suggestions",
 ]

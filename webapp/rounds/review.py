@@ -100,6 +100,15 @@ def cards_to_look_at(summary: dict[str, Any] | None) -> set[str]:
             | set(doubted_codes(summary["warnings"])))
 
 
+# The review notes that name one card the reader was unsure of (the round page marks that card's tile, as the hand page does)
+_CARD_DOUBT_KEYS = ("low", "second_look", "second_look_none")
+
+
+def doubted_in_notes(notes: list[dict[str, Any]]) -> set[str]:
+    """The codes a hand's review notes (hand_warnings) ask to check: read unsurely or doubted by the second look."""
+    return {note["params"]["code"] for note in notes if note.get("key") in _CARD_DOUBT_KEYS}
+
+
 def _instant_win_refused(game: Game, player: str, codes: list[str]) -> str | None:
     """Scoring's message when the claimed cards make no instant win the rules pay; None when they do."""
     try:

@@ -47,4 +47,5 @@ def _take_set(_endpoint: str | None, values: dict[str, Any] | None) -> None:
 round_views.bp.add_app_template_global(rounds.hand_label, "hand_label")
 round_views.bp.add_app_template_global(rounds.set_number, "set_number_of")
 round_views.bp.add_app_template_global(rounds.is_criss_cross, "is_criss_cross")
+round_views.bp.add_app_template_global(rounds.doubted_in_notes, "doubted_in_notes")
 round_views.bp.add_app_template_global(rounds.sets.set_share, "set_share")
