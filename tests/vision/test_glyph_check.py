@@ -83,3 +83,44 @@ def test_letter_crops_come_half_french_half_other_letters_from_one_drawing():
     assert not {"J", "Q", "K", "A", "O", "0"} & set(UNKNOWN_RANKS)  # French letters, and a Q's look-alikes, never
     again, _, _ = letter_crops(12, "val", seed=1)
     assert np.array_equal(crops, again)  # seeded
+
+
+def index_face(rank: str = "8") -> tuple[np.ndarray, tuple, tuple]:
+    """A white BGRA card corner with a dark red `rank` over a round suit pip: (face, index box, pip box)."""
+    import cv2
+
+    face = np.full((200, 160, 4), 255, np.uint8)
+    face[..., :3] = (235, 245, 250)
+    cv2.putText(face, rank, (20, 70), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (30, 20, 190, 255), 5, cv2.LINE_AA)
+    cv2.circle(face, (40, 105), 16, (30, 20, 190, 255), -1, cv2.LINE_AA)
+    return face, (12.0, 20.0, 80.0, 125.0), (22, 87, 59, 124)
+
+
+def test_redrawing_puts_the_new_rank_where_the_old_one_was_and_leaves_the_pip_alone():
+    from vision.synth.parts.redrawncrops import rank_and_suit, redrawn
+
+    face, box, (px1, py1, px2, py2) = index_face()
+    old_rank, suit_box, _ = rank_and_suit(face, box)
+    assert suit_box[1] > old_rank[3] and abs(suit_box[1] - py1) <= 2  # the pip told from the rank
+    out, new_box, new_rank, kept_suit = redrawn(np.random.default_rng(0), face, box, "L", "val")
+    assert np.array_equal(out[py1:py2, px1:px2], face[py1:py2, px1:px2])  # pip untouched
+    assert kept_suit == tuple(map(float, suit_box))
+    assert new_rank[1] == old_rank[1] and new_rank[3] == old_rank[3]  # same top and height
+    assert abs((new_rank[0] + new_rank[2]) / 2 - (old_rank[0] + old_rank[2]) / 2) < 1  # same centre
+    x1, y1, x2, y2 = old_rank
+    def red_ink(image):
+        return image[y1:y2, x1:x2, 2].astype(int) - image[y1:y2, x1:x2, 0] > 100
+
+    before, after = red_ink(face), red_ink(out)
+    assert after.mean() > 0.1  # a glyph in the old ink colour fills the old place...
+    assert (before & after).sum() < 0.8 * min(before.sum(), after.sum())  # ...and the old 8 is gone
+    assert (out[y1:y2, x1:x2, :3].min(axis=2) < 100).sum() <= after.sum()  # no ink of another colour
+    assert new_box[1] == old_rank[1] and new_box[3] == suit_box[3]
+
+
+def test_an_index_without_a_gap_over_its_pip_is_not_redrawn():
+    from vision.synth.parts.redrawncrops import redrawn
+
+    face, box, _ = index_face()
+    face[60:100, 20:60, :3] = (30, 20, 190)  # rank and pip joined into one blot
+    assert redrawn(np.random.default_rng(0), face, box, "B", "val") is None

@@ -10,7 +10,13 @@ halves of the lettercrops / letterdecks files; unknown: their other halves (othe
 courts of Debian's tarocco, ancient_french and slavic_costumes decks). The German decks are never trained on.
 
 python -m vision.training.train_glyph_check --crops DIR... --letters FILE.npz... --onnx models/cards_glyphs.onnx
-    [--classifier models/cards_cls.onnx --epochs 20 --hidden 64 --seed 0]"""
+    [--classifier models/cards_cls.onnx --epochs 20 --hidden 64 --seed 0]
+
+`--network finetune` (session 61) trains the whole classifier network instead (from --checkpoint's weights, its 53
+logits replaced by one), `--network scratch` the same network from random weights (--width): a frozen trunk maps
+B onto 8 and D onto 10, as it was trained to. Those are meant for the redrawn corners of real decks
+(vision.synth.parts.redrawncrops), where only the rank's glyph tells known from unknown. --val FILE.npz... prints
+each epoch's accuracy on held-out crops; --checkpoints DIR keeps each epoch's weights (outside the repository)."""
 from __future__ import annotations
 
 import argparse
@@ -108,6 +114,76 @@ def train_head(x: np.ndarray, unknown: np.ndarray, hidden: int, epochs: int, see
     return head.eval()
 
 
+def train_network(crops: np.ndarray, unknown: np.ndarray, val: tuple[np.ndarray, np.ndarray] | None,
+                  start: Path | None, width: int, epochs: int, seed: int, checkpoints: Path | None) -> nn.Module:
+    """The classifier network with one logit (> 0: no French rank), every layer trained (AdamW, cosine schedule)."""
+    from vision.training.classifier_model import IndexClassifier
+
+    torch.manual_seed(seed)
+    if start is not None:
+        state = torch.load(start, map_location="cpu", weights_only=False)
+        model = IndexClassifier(width=state["width"])
+        model.load_state_dict(state["model"])
+        model.head[-1] = nn.Linear(model.head[-1].in_features, 1)
+    else:
+        model = IndexClassifier(num_classes=1, width=width)
+    xs = torch.from_numpy(crops_to_input(list(crops)))
+    ys = torch.from_numpy(unknown.astype(np.float32))
+    optimiser = torch.optim.AdamW(model.parameters(), 1e-3 if start is None else 5e-4, weight_decay=1e-4)
+    steps = epochs * ((len(xs) + 127) // 128)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, optimiser.param_groups[0]["lr"], total_steps=steps)
+    for epoch in range(epochs):
+        model.train()
+        order, total = torch.randperm(len(xs)), 0.0
+        for i in range(0, len(order), 128):
+            ids = order[i:i + 128]
+            loss = nn.functional.binary_cross_entropy_with_logits(model(xs[ids]).squeeze(1), ys[ids])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach()) * len(ids)
+        line = f"epoch {epoch + 1}: loss {total / len(xs):.4f}"
+        if val is not None:
+            chances = network_chances(model, val[0])
+            line += (f", val known flagged {np.mean(chances[~val[1]] >= 0.5):.3f}, unknown flagged "
+                     f"{np.mean(chances[val[1]] >= 0.5):.3f}")
+        print(line, flush=True)
+        if checkpoints is not None:
+            checkpoints.mkdir(parents=True, exist_ok=True)
+            torch.save(model.state_dict(), checkpoints / f"glyph_epoch{epoch + 1}.pt")
+    return model.eval()
+
+
+def network_chances(model: nn.Module, crops: np.ndarray) -> np.ndarray:
+    model.eval()
+    with torch.no_grad():
+        logits = torch.cat([model(torch.from_numpy(crops_to_input(list(crops[i:i + 512])))).squeeze(1)
+                            for i in range(0, len(crops), 512)])
+    return torch.sigmoid(logits).numpy()
+
+
+def export_network(model: nn.Module, path: Path) -> None:
+    """ONNX with input `input` (N, 3, 48, 48) as the classifier's and output `unknown` (N, 1), the logit."""
+    dummy = torch.zeros(2, 3, CROP_SIZE, CROP_SIZE)
+    torch.onnx.export(model, (dummy,), str(path), input_names=["input"], output_names=["unknown"],
+                      dynamic_axes={"input": {0: "batch"}, "unknown": {0: "batch"}}, opset_version=17,
+                      do_constant_folding=True, dynamo=False)
+    proto = onnx.load(str(path))
+    for key, value in (("about", "index-glyph check (vision.glyphs): logit > 0 = the crop's rank is no French rank"),
+                       ("trained_by", "vision.training.train_glyph_check --network")):
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.checker.check_model(proto)
+    onnx.save(proto, str(path))
+
+
+def load_letters(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """(crops, unknown) of lettercrops / letterdecks / redrawncrops files."""
+    data = [np.load(path) for path in paths]
+    return np.concatenate([d["crops"] for d in data]), np.concatenate([~d["known"] for d in data])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.training.train_glyph_check", description=__doc__)
     parser.add_argument("--crops", type=Path, nargs="*", default=[], help="deck crop folders (<code>/*.png): known")
@@ -117,7 +193,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--network", choices=("head", "finetune", "scratch"), default="head")
+    parser.add_argument("--checkpoint", type=Path, default=Path("models/cards_cls.pt"), help="finetune's start")
+    parser.add_argument("--width", type=int, default=16, help="scratch network's width")
+    parser.add_argument("--val", type=Path, nargs="*", default=[], help="held-out lettercrops-style files")
+    parser.add_argument("--checkpoints", type=Path, default=None)
     args = parser.parse_args(argv)
+    if args.network != "head":
+        crops, unknown = load_letters(args.letters)
+        if args.crops:
+            known = np.concatenate([folder_crops(folder) for folder in args.crops])
+            crops, unknown = np.concatenate([crops, known]), np.concatenate([unknown, np.zeros(len(known), bool)])
+        val = load_letters(args.val) if args.val else None
+        model = train_network(crops, unknown, val, args.checkpoint if args.network == "finetune" else None,
+                              args.width, args.epochs, args.seed, args.checkpoints)
+        export_network(model, args.onnx)
+        print(f"{len(crops)} crops ({int(unknown.sum())} unknown) -> {args.onnx}")
+        return 0
     crops = [folder_crops(folder) for folder in args.crops]
     unknown = [np.zeros(len(c), bool) for c in crops]
     for path in args.letters:
