@@ -14,6 +14,7 @@ import numpy as np
 
 from vision.cards import EXPECTED_CARDS, SEPARATE_CORNER_OVERLAP, Card, overlap_share
 from vision.decode import decode_photo
+from vision.errors import ImageError
 from vision.reader import CardReader
 from vision.messages import UNSURE_MARKS_WARNING
 from vision.results import LOW_CONFIDENCE, ReadResult
@@ -52,6 +53,19 @@ GLANCE_SIDE = 400
 PAPER_SHARE = 0.004
 PAPER_VALUE = 170
 PAPER_SATURATION = 50
+# ...or, in a dark photo, bright as PAPER_OF_READ of the read cards' own paper (the PAPER_QUANTILE of the value in
+# their index boxes): a dim room's paper shows ~140, under PAPER_VALUE (rendered tables: two far hands missed so).
+PAPER_OF_READ = 0.85
+PAPER_QUANTILE = 90
+PAPER_OVER_CLOTH = 25  # ...but never within this of the photo's median value (its cloth, mostly)
+# An empty seat's half is read first from its PATCHES largest patches of paper (pixels of the small decode within
+# PATCH_MERGE of one another merged; widened by PATCH_MARGIN of their size), then whole: a far hand is small in the
+# half's read (rendered tables: a top hand of a 45 degree photo, indices ~8 px, read in no half, whole in its patch).
+PATCHES = 2
+PATCH_MERGE = 5
+PATCH_MARGIN = 0.5
+HALF_IN_A_PATCH = 0.5  # a patch this share of its half or more is not read apart (a white cloth: all paper)
+PATCH_SIDE, PATCH_ASPECT = 64, 4.0  # a patch narrower or thinner than this holds no hand (rows of 3/5/5 cards)
 # A hand read again may hold a card in no hand where it lies: its box there within this many of its sizes.
 STRAY_IS_READ = 2.0
 # A Big Two seat of this many cards or more is read closer: the more cards a pile holds, the more of their indices
@@ -86,16 +100,16 @@ def closer_looks(reader: CardReader, data: bytes, table: dict, loose: bool = Fal
     hand that lie together read again from their region as a hand of its own (`hand_in_no_hand`)."""
     wanted = [k for k, hand in enumerate(table["hands"]) if wants_closer_look(hand, loose)]
     strays = [] if loose else strays_together(table["unassigned"])
-    empty = [] if loose or not EMPTY_SEAT_LOOKS else paper_seats(data, table)
+    empty = {} if loose or not EMPTY_SEAT_LOOKS else paper_seats(data, table)
     if not wanted and not strays and not empty:
         return table
     image = decode_photo(data, min_long_side=FULL_RESOLUTION).image
     reader = quick(reader)
     for stray in strays:
         table = hand_in_no_hand(reader, image, table, stray)
-    for seat in empty:
+    for seat, patches in empty.items():
         if all(hand["seat"] != seat for hand in table["hands"]):  # (a stray's hand may have taken it)
-            table = hand_at_empty_seat(reader, image, table, seat)
+            table = hand_at_empty_seat(reader, image, table, seat, patches)
     hands = list(table["hands"])
     # long hands first (a card they hold may be another's), then short ones (a card one lacks may be the one another
     # hand was filled with unsurely: it takes it back), then whole ones with unsure cards
@@ -135,30 +149,63 @@ def without_card(hand: dict, code: str, taker: int) -> dict:
     return dict(hand, cards=cards, rows=rows, warnings=warnings)
 
 
-def paper_seats(data: bytes, table: dict) -> list[int]:
+def paper_seats(data: bytes, table: dict) -> dict[int, list[tuple[int, int, int, int]]]:
     """The empty seats whose half of the photo could hold a hand: PAPER_SHARE or more of it, outside the hands read,
-    card paper in a small decode of the photo (a few ms; the half's full-resolution read is ~0.3 s CPU)."""
+    card paper in a small decode of the photo (a few ms; the half's full-resolution read is ~0.3 s CPU); each with its
+    paper's patches (`paper_patches`, full-resolution boxes), where a small far hand is read closer than in the half."""
     seats = sorted(set(range(SEATS)) - {hand["seat"] for hand in table["hands"]})
     if not seats:
-        return []
+        return {}
     photo = decode_photo(data, min_long_side=GLANCE_SIDE)
     small = photo.image
     h, w = small.shape[:2]
     full, scale = (h * photo.reduction, w * photo.reduction), 1.0 / photo.reduction
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    paper = (hsv[..., 2] >= PAPER_VALUE) & (hsv[..., 1] <= PAPER_SATURATION)
+    paper = (hsv[..., 2] >= paper_value(hsv[..., 2], table, scale)) & (hsv[..., 1] <= PAPER_SATURATION)
     outside = np.ones((h, w), bool)
     for hand in table["hands"]:
         if hand["cards"]:
             x0, y0, x1, y1 = region(hand, full, MARGIN)
             outside[int(y0 * scale):int(np.ceil(y1 * scale)), int(x0 * scale):int(np.ceil(x1 * scale))] = False
-    found = []
+    found = {}
     for seat in seats:
         x0, y0, x1, y1 = half_of(seat, w, h)
         inside = outside[y0:y1, x0:x1]
         if inside.any() and paper[y0:y1, x0:x1][inside].mean() >= PAPER_SHARE:
-            found.append(seat)
+            mask = np.zeros((h, w), np.uint8)
+            mask[y0:y1, x0:x1] = paper[y0:y1, x0:x1] & inside
+            found[seat] = paper_patches(mask, photo.reduction)
     return found
+
+
+def paper_patches(mask: np.ndarray, reduction: float) -> list[tuple[int, int, int, int]]:
+    """The PATCHES largest patches of card paper in a small decode's mask (cards a gap of a few pixels apart merged),
+    as full-resolution boxes widened by PATCH_MARGIN of their size each way."""
+    h, w = mask.shape
+    merged = cv2.dilate(mask, np.ones((PATCH_MERGE, PATCH_MERGE), np.uint8))
+    count, _labels, stats, _centres = cv2.connectedComponentsWithStats(merged)
+    boxes = []
+    for label in sorted(range(1, count), key=lambda k: -stats[k, cv2.CC_STAT_AREA])[:PATCHES]:
+        x, y, bw, bh = (int(v) for v in stats[label, :4])
+        mx, my = PATCH_MARGIN * bw, PATCH_MARGIN * bh
+        box = (max(0.0, x - mx), max(0.0, y - my), min(float(w), x + bw + mx), min(float(h), y + bh + my))
+        boxes.append(tuple(int(round(v * reduction)) for v in box))
+    return boxes
+
+
+def paper_value(value: np.ndarray, table: dict, scale: float) -> float:
+    """The least value (HSV, of a small decode scaled by `scale`) that counts as card paper: PAPER_VALUE, or less
+    where the cards read in this photo show darker paper in their index boxes."""
+    inside = []
+    for hand in table["hands"]:
+        for card in hand["cards"]:
+            x0, y0, x1, y1 = (int(round(v * scale)) for v in card["box"])
+            inside.append(value[max(0, y0):max(0, y1) + 1, max(0, x0):max(0, x1) + 1].ravel())
+    pixels = np.concatenate(inside) if inside else np.zeros(0)
+    if not pixels.size:
+        return PAPER_VALUE
+    dim_paper = PAPER_OF_READ * float(np.percentile(pixels, PAPER_QUANTILE))
+    return min(PAPER_VALUE, max(dim_paper, float(np.median(value)) + PAPER_OVER_CLOTH))
 
 
 def half_of(seat: int, w: int, h: int) -> tuple[int, int, int, int]:
@@ -166,30 +213,58 @@ def half_of(seat: int, w: int, h: int) -> tuple[int, int, int, int]:
     return {0: (0, h // 2, w, h), 1: (0, 0, w // 2, h), 2: (0, 0, w, h // 2), 3: (w // 2, 0, w, h)}[seat]
 
 
-def hand_at_empty_seat(reader: CardReader, image: np.ndarray, table: dict, seat: int) -> dict:
-    """The table with a hand found at this empty seat: the photo's half on that side read at full resolution (a hand
-    the whole photo's read saw nothing of: small, far, on a busy cloth) and grouped as a table, keeping its hand of
-    FEWEST_FOUND or more cards in rows that faces this seat and holds no card another hand or a stray does (a hand not
-    of 13 warns, as every hand); else the table as it was."""
-    from vision.table import table_of  # (vision.table reads through this module)
-
+def hand_at_empty_seat(reader: CardReader, image: np.ndarray, table: dict, seat: int,
+                       patches: list[tuple[int, int, int, int]] = ()) -> dict:
+    """The table with a hand found at this empty seat: each of its paper's patches, then the photo's half on that side,
+    read at full resolution (a hand the whole photo's read saw nothing of: small, far, on a busy cloth) and grouped as
+    a table, keeping the first hand of FEWEST_FOUND or more cards in rows that faces this seat and holds no card
+    another hand or a stray does (a hand not of 13 warns, as every hand); else the table as it was."""
     h, w = image.shape[:2]
-    x0, y0, x1, y1 = half_of(seat, w, h)
-    ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
-    if not ok:
-        return table
-    half = table_of(reader.read(crop.tobytes(), loose=True), (x1 - x0, y1 - y0))
     taken = {card["code"] for hand in table["hands"] for card in hand["cards"]}
     taken |= {card["code"] for card in table["unassigned"]}
-    for hand in half["hands"]:
+    half = half_of(seat, w, h)
+    # a patch near its half's size: the half's read is enough; a strip (a card's edge, a napkin's): no hand's
+    patches = [box for box in patches if area(box) < HALF_IN_A_PATCH * area(half) and hand_shaped(box)]
+    for x0, y0, x1, y1 in [*patches, half]:
+        found = hand_in_region(reader, image, (x0, y0, x1, y1), seat, taken)
+        if found is not None:
+            return dict(table, hands=sorted(table["hands"] + [found], key=lambda h: h["seat"]))
+    return table
+
+
+def area(box: tuple[int, int, int, int]) -> int:
+    return max(0, box[2] - box[0]) * max(0, box[3] - box[1])
+
+
+def hand_shaped(box: tuple[int, int, int, int]) -> bool:
+    """Whether a patch could hold a hand: neither side under PATCH_SIDE pixels nor over PATCH_ASPECT times the other."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return min(w, h) >= PATCH_SIDE and max(w, h) <= PATCH_ASPECT * min(w, h)
+
+
+def hand_in_region(reader: CardReader, image: np.ndarray, box: tuple[int, int, int, int], seat: int,
+                   taken: set[str]) -> dict | None:
+    """The hand facing `seat` read in this region of the photo (see `hand_at_empty_seat`), or None."""
+    from vision.table import table_of  # (vision.table reads through this module)
+
+    x0, y0, x1, y1 = box
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    ok, crop = cv2.imencode(".jpg", image[y0:y1, x0:x1], [cv2.IMWRITE_JPEG_QUALITY, 95])
+    if not ok:
+        return None
+    try:
+        read = table_of(reader.read(crop.tobytes(), loose=True), (x1 - x0, y1 - y0))
+    except ImageError:  # a half of a long, thin photo may be too thin to read: no hand found there
+        return None
+    for hand in read["hands"]:
         codes = {card["code"] for card in hand["cards"]}
         if len(codes) < FEWEST_FOUND or taken & codes or hand["rows"] is None or facing_seat(hand["cards"]) != seat:
             continue
         cards = [dict(card, box=[card["box"][0] + x0, card["box"][1] + y0, card["box"][2] + x0, card["box"][3] + y0])
                  for card in hand["cards"]]
-        found = {"seat": seat, "cards": cards, "rows": hand["rows"], "warnings": hand["warnings"]}
-        return dict(table, hands=sorted(table["hands"] + [found], key=lambda h: h["seat"]))
-    return table
+        return {"seat": seat, "cards": cards, "rows": hand["rows"], "warnings": hand["warnings"]}
+    return None
 
 
 def strays_together(unassigned: list[dict]) -> list[list[dict]]:

@@ -269,12 +269,50 @@ def test_an_empty_seats_half_is_read_only_when_card_paper_shows_there_outside_th
     assert table_closer.closer_looks(StandInReader([]), photo_with(), before) == before
     assert halves == []  # no paper anywhere: neither half read
     table_closer.closer_looks(StandInReader([]), photo_with((100, 100, 500, 400)), before)
-    assert halves == [(2000, 750)]  # paper in the top half only (left of the right half): seat 2's half read
+    # paper in the top half only (left of the right half): seat 2's patch of paper read (widened by half its size
+    # each way, clipped at the photo's edge), then its half
+    assert len(halves) == 2 and halves[1] == (2000, 750)
+    assert 690 <= halves[0][0] <= 730 and 540 <= halves[0][1] <= 580
     halves.clear()
     table_closer.closer_looks(StandInReader([]), photo_with((800, 60, 1200, 200)), before)
     assert halves == []  # the only paper is seat 1's hand's own (its cards lie there)
     table_closer.closer_looks(StandInReader([]), photo_with((1500, 1000, 1900, 1400)), before)
-    assert halves == [(1000, 1500)]  # paper in the bottom right, outside seat 0's hand: the right half read
+    assert halves[-1] == (1000, 1500)  # paper in the bottom right, outside seat 0's hand: the right half read
+    halves.clear()
+    table_closer.closer_looks(StandInReader([]), photo_with((1000, 0, 2000, 1500)), before)
+    # the whole right half is paper (a white cloth, reaching into the top half too): each half read alone, once
+    assert halves == [(2000, 750), (1000, 1500)]
+
+
+def test_in_a_dark_photo_paper_is_as_bright_as_the_read_cards_own_and_a_far_hand_is_read_from_its_patch(monkeypatch):
+    import vision.table
+
+    monkeypatch.setattr(table_closer, "EMPTY_SEAT_LOOKS", True)
+    regions = []
+
+    def region_table(read, size, loose=False):
+        regions.append(size)
+        return {"hands": [rows_hand(CARD_CODES[26:39], 20, 20)] if size[0] < 1000 else [], "unassigned": [],
+                "warnings": []}
+
+    monkeypatch.setattr(vision.table, "table_of", region_table)
+    before = table(CARD_CODES[:13], CARD_CODES[13:26])
+    before["hands"][1]["seat"] = 1
+    image = np.full((1500, 2000, 3), 40, np.uint8)  # a dim room: the cloth at 40...
+    for hand in before["hands"]:  # ...the read cards' paper at 140, under the bright paper threshold
+        for c in hand["cards"]:
+            x0, y0, x1, y1 = (int(v) for v in c["box"])
+            image[y0:y1, x0:x1] = 140
+    image[100:300, 1300:1500] = 140  # a far hand's paper, top right (seat 2's half)
+    read = table_closer.closer_looks(StandInReader([]), cv2.imencode(".jpg", image)[1].tobytes(), before)
+    assert regions and regions[0][0] < 1000  # its patch read first, closer than the half (2000 x 750)
+    assert [hand["seat"] for hand in read["hands"]] == [0, 1, 2]
+    x0 = read["hands"][2]["cards"][0]["box"][0]
+    assert 1150 <= x0 <= 1250  # the patch's origin added: where the far hand lies in the photo
+    image[100:300, 1300:1500] = 40  # no far hand: nothing looked at
+    regions.clear()
+    assert table_closer.closer_looks(StandInReader([]), cv2.imencode(".jpg", image)[1].tobytes(), before) == before
+    assert regions == []
 
 
 def hand_in_rows(codes: list[str], seat: int, x: float, y: float, confidence: float = 0.99) -> dict:
