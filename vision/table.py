@@ -90,7 +90,8 @@ def table_read(reader, data: bytes, *, loose: bool = False) -> dict:
 
 
 def one_deck(table: dict) -> dict:
-    """The table with each code read twice (one deck holds each card once) read once: the less sure copy is named the
+    """The table with each code read twice (one deck holds each card once) read once: the copy likelier wrong
+    (`renaming_odds`) is named the
     code no card was read as where the table was read as a whole deck but for it (52 cards, one code not read), else
     its likeliest alternative no card holds (if any; on rendered tables the neoclassical deck's 7s read as 2s, a
     blurred JS as JC), unsure and warned; the rest as it was (vision.table's repeats_warned warns of those left)."""
@@ -101,36 +102,49 @@ def one_deck(table: dict) -> dict:
                   if card["code"] == code]
         if len(copies) != 2:
             continue  # (a card in no hand: its place says nothing of which copy is wrong)
-        k, i = min(copies, key=lambda ki: (table["hands"][ki[0]]["cards"][ki[1]]["sure"],
-                                           table["hands"][ki[0]]["cards"][ki[1]]["confidence"]))
+        k, i = max(copies, key=lambda ki: renaming_odds(table, table["hands"][ki[0]]["cards"][ki[1]]))
         other = next(ki for ki in copies if ki != (k, i))
         was = table
         table = renamed(table, k, i, table["hands"][other[0]]["seat"])
-        if table is not was:  # the surer copy may be the wrong one: its hand is told too
+        if table is not was:  # the copy kept may be the wrong one: its hand is told too
             hands = list(table["hands"])
             hands[other[0]] = dict(hands[other[0]], warnings=hands[other[0]]["warnings"] + [
-                f"{code}: read too, less surely, in seat {table['hands'][k]['seat']}, taken there for another card: "
-                "check it"])
+                f"{code}: read too in seat {table['hands'][k]['seat']}, taken there for another card: check it"])
             table = dict(table, hands=hands)
     return table
 
 
-def renamed(table: dict, k: int, i: int, holder: int) -> dict:
-    """The table with hand k's card i (a code seat `holder` holds too, more surely) named the code no card was read
-    as, where the table is a whole deck but for it, else its likeliest alternative no card holds; unchanged when
-    neither is there."""
+def renaming_odds(table: dict, card: dict) -> tuple[float, bool, float]:
+    """How likely a copy of a code read twice is the wrong one, for max(): the chance its classifier gave the code
+    it would be renamed to (`replacement`), then not sure, then less confident (rendered tables: a blurred JS read
+    JC at 0.994, the other JC at 0.983; JS was 0.026 of the first's, 0.007 of the second's)."""
+    new = replacement(table, card)
+    chance = next((a["confidence"] for a in card["alternatives"] if a["code"] == new[0]), 0.0) if new else 0.0
+    return chance, not card["sure"], -card["confidence"]
+
+
+def replacement(table: dict, card: dict) -> tuple[str, str] | None:
+    """The code a copy of a code read twice would be renamed to, and why: the code no card was read as where the
+    table was read as a whole deck but for it, else its likeliest alternative no card holds; None when neither."""
     held = {card["code"] for hand in table["hands"] for card in hand["cards"]} | {
         card["code"] for card in table["unassigned"]}
     count = sum(len(hand["cards"]) for hand in table["hands"]) + len(table["unassigned"])
     unread = sorted(set(CARD_CODES) - held)
-    hand, old = table["hands"][k], table["hands"][k]["cards"][i]
     if count == len(CARD_CODES) and len(unread) == 1:
-        new, why = unread[0], f"no card read {unread[0]}"
-    else:
-        new = next((a["code"] for a in old["alternatives"] if a["code"] not in held), None)
-        why = f"its likeliest other code, no card read {new}"
-    if new is None:
+        return unread[0], f"no card read {unread[0]}"
+    new = next((a["code"] for a in card["alternatives"] if a["code"] not in held), None)
+    return None if new is None else (new, f"its likeliest other code, no card read {new}")
+
+
+def renamed(table: dict, k: int, i: int, holder: int) -> dict:
+    """The table with hand k's card i (a code seat `holder` holds too) named the code no card was read
+    as, where the table is a whole deck but for it, else its likeliest alternative no card holds; unchanged when
+    neither is there."""
+    hand, old = table["hands"][k], table["hands"][k]["cards"][i]
+    found = replacement(table, old)
+    if found is None:
         return table
+    new, why = found
     chance = next((a["confidence"] for a in old["alternatives"] if a["code"] == new), 0.0)
     card = dict(old, code=new, confidence=chance, sure=False,
                 alternatives=[{"code": old["code"], "confidence": old["confidence"]}])
@@ -141,8 +155,8 @@ def renamed(table: dict, k: int, i: int, holder: int) -> dict:
         place = place if place < len(row) and row[place] == old["code"] else row.index(old["code"])
         row[place] = new
         rows = dict(rows, **{old["row"]: row})
-    warning = (f"{new} deduced: read as {old['code']} ({old['confidence']:.2f}), as a card of seat {holder} is more "
-               f"surely; {why}: check it")
+    warning = (f"{new} deduced: read as {old['code']} ({old['confidence']:.2f}), a card seat {holder} holds too; "
+               f"{why}: check it")
     hands = list(table["hands"])
     hands[k] = dict(hand, cards=[card if j == i else c for j, c in enumerate(hand["cards"])], rows=rows,
                     warnings=hand["warnings"] + [warning])

@@ -283,7 +283,7 @@ def test_a_code_two_hands_hold_is_warned_in_both_and_one_held_once_in_neither():
         table, unassigned=[], hands=table["hands"][:1])
 
 
-def test_a_whole_deck_read_with_one_code_twice_names_the_less_sure_copy_the_code_not_read():
+def test_a_whole_deck_read_with_one_code_twice_names_the_likelier_wrong_copy_the_code_not_read():
     from vision.table import one_deck
 
     def hand(seat, codes):
@@ -301,11 +301,24 @@ def test_a_whole_deck_read_with_one_code_twice_names_the_less_sure_copy_the_code
     seat_3 = read["hands"][3]
     assert seat_3["rows"]["back"] == hands[3][8:] and seat_3["cards"][12]["code"] == hands[3][12]
     assert seat_3["cards"][12]["confidence"] == 0.15 and seat_3["cards"][12]["sure"] is False
-    assert seat_3["warnings"] == [f"{hands[3][12]} deduced: read as {hands[0][5]} (0.80), as a card of seat 0 is "
-                                  f"more surely; no card read {hands[3][12]}: check it"]
+    assert seat_3["warnings"] == [f"{hands[3][12]} deduced: read as {hands[0][5]} (0.80), a card seat 0 holds too; "
+                                  f"no card read {hands[3][12]}: check it"]
     assert read["hands"][1:3] == table["hands"][1:3] and read["hands"][0]["cards"] == table["hands"][0]["cards"]
-    assert read["hands"][0]["warnings"] == [f"{hands[0][5]}: read too, less surely, in seat 3, taken there for "
-                                            "another card: check it"]
+    assert read["hands"][0]["warnings"] == [f"{hands[0][5]}: read too in seat 3, taken there for another card: "
+                                            "check it"]
+    # both copies sure, the surer one gave the code no card was read the likelier chance: that one is renamed
+    both = {"hands": [dict(h, cards=[dict(c) for c in h["cards"]]) for h in table["hands"]], "unassigned": [],
+            "warnings": []}
+    both["hands"][3]["cards"][12].update(confidence=0.98, sure=True,
+                                         alternatives=[{"code": hands[3][12], "confidence": 0.007}])
+    both["hands"][0]["cards"][5].update(confidence=0.994, sure=True,
+                                        alternatives=[{"code": hands[3][12], "confidence": 0.026}])
+    read = one_deck(both)
+    assert read["hands"][0]["cards"][5]["code"] == hands[3][12] and read["hands"][0]["cards"][5]["sure"] is False
+    assert read["hands"][3]["cards"][12]["code"] == hands[0][5]
+    both["hands"][0]["cards"][5]["alternatives"] = []  # neither names it likelier: the less sure copy is renamed
+    both["hands"][3]["cards"][12]["alternatives"] = []
+    assert one_deck(both)["hands"][3]["cards"][12]["code"] == hands[3][12]
     # not a whole deck (seat 2 not on the table): the less sure copy takes its likeliest alternative no card holds
     three = dict(table, hands=[table["hands"][k] for k in (0, 1, 3)])
     three["hands"][2]["cards"][12]["alternatives"] = [{"code": hands[0][0], "confidence": 0.1},
