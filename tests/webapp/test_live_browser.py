@@ -394,6 +394,22 @@ def test_unsure_is_one_colour_on_the_photo_and_in_the_list_and_labels_never_over
     assert a.locator("#overlay rect.box").first.get_attribute("class") == "box out"
     assert a.locator("#overlay-out .card.out").count() == 1
     shot(a, "13-card-left-out-dashed")
+    # On the round page the unsure cards' tiles are orange too; a tap opens the hand with that card's picker: a
+    # correction in two taps.
+    a.click("text=← Round 1")
+    tiles = a.locator("#hand-0 a.card.unsure")
+    assert sorted(tiles.evaluate_all("els => els.map(e => e.title)")) == sorted([codes[3], codes[5]])
+    with a.expect_navigation():
+        a.click(f"#hand-0 a.card.unsure[title='{codes[3]}']")
+    a.wait_for_selector("#picker:not([hidden])")
+    assert a.locator("#picker-title").inner_text() == "J♠ →"
+    assert a.locator(".review .card.fix.selected").get_attribute("data-code") == codes[3]
+    shot(a, "13b-picker-from-round-page")
+    free = next(c for c in (r + "H" for r in "23456789TJQKA") if c not in codes)
+    with a.expect_navigation():
+        a.click(f"#picker .picker:not(.likely) .card[data-code='{free}']")
+    a.click("text=← Round 1")
+    assert a.locator("#hand-0 a.card.unsure").evaluate_all("els => els.map(e => e.title)") == [codes[5]]
 
 
 def test_the_game_page_follows_the_table_and_a_card_in_two_hands_is_marked_on_both(live_server, phones):  # noqa: F811

@@ -48,9 +48,11 @@ def test_low_confidence_card_is_flagged_on_the_round(client):
         db.commit()
     warnings = client.get(f"/api/games/{token}/rounds/{number}").get_json()["hands"][0]["warnings"]
     assert any("9H: the reader is not sure of it" in w["text"] and w["level"] == "warn" for w in warnings)
-    # the round page marks that card's own tile, not only the note under the hand
+    # the round page marks that card's own tile, not only the note under the hand, and links it to the hand's page
+    # with that card's picker open (app.js opens "#check-<code>")
     page = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
-    assert '<span class="card red unsure" title="9H">9♥<i class="q">?</i></span>' in page
+    assert (f'<a href="/g/{token}/r/{number}/p/0#check-9H" class="card red unsure" title="9H">9♥<i class="q">?</i></a>'
+            in page)
     assert page.count('class="q">?</i>') == 1
     client.post(f"/g/{token}/r/{number}/p/0/correct",
                 data={"csrf_token": csrf_token(client), "row": "middle", "index": "2", "code": "9D"})

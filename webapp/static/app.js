@@ -370,6 +370,16 @@ function initPicker() {
     if (tap && manualBox()) { manualBox().value = ""; picker.target = null; openPicker("append", tap.textContent); }
   });
   initDrag();
+  openCheckedCard();
+}
+// The round page links an unsure card's tile to "#check-<code>" here: that card is selected, its picker open (with
+// the reader's next guesses), so a correction from the round page is two taps.
+function openCheckedCard() {
+  var found = /^#check-([2-9TJQKA][SHDC])$/.exec(location.hash);
+  var card = found && $('.review .card.fix[data-code="' + found[1] + '"]');
+  if (!card || card.disabled) return;
+  card.scrollIntoView({ block: "center" });
+  card.click();
 }
 // Drag a card onto another card (swap), a "+" slot or a row (move). Pointer events: mouse, pen and touch alike.
 function initDrag() {
