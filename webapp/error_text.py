@@ -10,6 +10,7 @@ import re
 from webapp.i18n import N_, current_language, translate, translate_or
 from webapp.scoring_text import foul_reason, row_word
 from webapp.sentence_forms import Form, set_labels
+from webapp.table_reading import SIDES
 
 _ROW = {"row": row_word}
 
@@ -43,11 +44,38 @@ def _side(word: str) -> str:
 _SEAT = {"side": _side}
 
 
+def _seat(number: str) -> str:
+    """A seat of the table photo as vision numbers it (0 bottom, 1 left, 2 top, 3 right): "the top seat"."""
+    if not number.isdigit() or int(number) >= len(SIDES):
+        return number
+    return translate(N_("seat_at_side"), side=_side(SIDES[int(number)]))
+
+
+def _places(text: str) -> str:
+    """Where a table photo read one code ("seat 0 and seat 2 and no hand"), each place named as _seat does."""
+    places = []
+    for place in text.split(" and "):
+        found = re.fullmatch(r"seat (\d+)", place)
+        places.append(_seat(found[1]) if found else translate(N_("seat_no_hand")) if place == "no hand" else place)
+    return translate("list_separator").join(places)
+
+
+def _percent(confidence: str) -> str:
+    """A reader's confidence ("0.80") as the review shows it ("80%")."""
+    try:
+        return f"{round(float(confidence) * 100)}%"
+    except ValueError:
+        return confidence
+
+
+_DEDUCED = {"holder": _seat, "confidence": _percent}
+
+
 def _skipped(text: str) -> str:
     """The hands a table photo did not fill, each line in the reader's language."""
     lines: list[str] = []
     for piece in text.split("; "):   # "…, so it was not used; give that seat a player to use it" is one line
-        if lines and piece.startswith("give that seat"):
+        if lines and piece.startswith(("give that seat", "add it to its hand by hand")):
             lines[-1] += "; " + piece
         else:
             lines.append(piece)
@@ -201,6 +229,20 @@ ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
     (N_("'set' must be 1 or 2, not {value}."), None),
     (N_("This game deals one hand per player: there is no set {n} (only criss cross deals two)."), None),
     (N_("Criss cross deals each player sets 1 and 2: there is no set {n}."), None),
+    # a whole-table photo's warnings of a hand or of the photo (vision.table, vision.table_closer), seats named as
+    # the seats page names them; the reader's own warnings are restated by webapp.rounds.reader_notes
+    (N_("{code}: read too in seat {seat}, taken there for another card: check it"), {"seat": _seat}),
+    (N_("{new} deduced: read as {old} ({confidence}), a card seat {holder} holds too; its likeliest other code, no "
+        "card read {new2}: check it"), _DEDUCED),
+    (N_("{new} deduced: read as {old} ({confidence}), a card seat {holder} holds too; no card read {new2}: check it"),
+     _DEDUCED),
+    (N_("card seen twice: {code} in {places}: one of them is another card"), {"places": _places}),
+    (N_("card in no hand: {code} at {box} lies apart from every hand; add it to its hand by hand"), None),
+    (N_("{code} left out: seat {taker}'s hand read closer names it surely, here it was unsure"), {"taker": _seat}),
+    (N_("{code} also read, unsurely, in seat {seat}'s hand: check it"), {"seat": _seat}),
+    (N_("expected {n} cards, found {found}"), None),
+    (N_("low confidence: {code} ({confidence})"), {"confidence": _percent}),
+    (N_("left out unsure marks: {marks}"), None),
     # photo reading jobs (webapp.jobs), the advisor and hindsight (scoring)
     (N_("The round was settled before this photo was read; re-open the round and send the photo again."), None),
     (N_("The photo's file is missing from the photo store."), None),
