@@ -230,7 +230,7 @@ ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
     (N_("This game deals one hand per player: there is no set {n} (only criss cross deals two)."), None),
     (N_("Criss cross deals each player sets 1 and 2: there is no set {n}."), None),
     # a whole-table photo's warnings of a hand or of the photo (vision.table, vision.table_closer), seats named as
-    # the seats page names them; the reader's own warnings are restated by webapp.rounds.reader_notes
+    # the seats page names them (the reader's own warnings, unsure marks included: `_reader_warning`)
     (N_("{code}: read too in seat {seat}, taken there for another card: check it"), {"seat": _seat}),
     (N_("{new} deduced: read as {old} ({confidence}), a card seat {holder} holds too; its likeliest other code, no "
         "card read {new2}: check it"), _DEDUCED),
@@ -242,7 +242,6 @@ ERROR_FORMS = [Form(msgid, converters) for msgid, converters in (
     (N_("{code} also read, unsurely, in seat {seat}'s hand: check it"), {"seat": _seat}),
     (N_("expected {n} cards, found {found}"), None),
     (N_("low confidence: {code} ({confidence})"), {"confidence": _percent}),
-    (N_("left out unsure marks: {marks}"), None),
     # photo reading jobs (webapp.jobs), the advisor and hindsight (scoring)
     (N_("The round was settled before this photo was read; re-open the round and send the photo again."), None),
     (N_("The photo's file is missing from the photo store."), None),
@@ -268,7 +267,20 @@ def error_text(message: object) -> str:
         rendered = form.render(text)
         if rendered is not None:
             return rendered
+    restated = _reader_warning(text)
+    if restated is not None:
+        return restated
     return set_labels(translate_or(text, _untranslated(text)))
+
+
+def _reader_warning(text: str) -> str | None:
+    """A warning of the card reader's own that the review restates (webapp.rounds.reader_notes), said as the review
+    says it: a table photo lists the photo's warnings (a blurred photo, a card seen twice) as lines, not notes."""
+    from webapp.i18n import warning_text
+    from webapp.rounds.reader_notes import restate
+
+    found = restate(text)
+    return None if found is None else warning_text({"text": text, "key": found[0], "params": found[1]})
 
 
 def _untranslated(text: str) -> str:

@@ -166,3 +166,37 @@ def test_english_pages_show_the_warnings_as_written(app, table_warnings):
     with app.test_request_context("/"):
         session["lang"] = "en"
         assert [error_text(w) for w in table_warnings] == table_warnings
+
+
+def listed(html: str, list_id: str) -> str:
+    found = re.search(rf'<ul class="warnings" id="{list_id}">(.*?)</ul>', html, re.DOTALL)
+    assert found, list_id
+    return re.sub(r"<[^>]+>", " ", found[1])
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_the_seats_page_and_the_round_page_say_the_photos_warnings_in_chinese(client, monkeypatch, lang):
+    """The photo's own warnings (a card in no hand, the reader's own: a card seen twice far apart), a hand's (a copy
+    renamed in another seat) and the hand the round did not use, on the seats page and the round's table panel."""
+    from table_testkit import post_table_photo, table_reading, use_table_reader
+    from webapp_testkit import ANN, BOB, CY, DEE, create_game, csrf_token, new_round
+
+    in_no_hand = f"{NOT_IN_A_HAND}: 9S at [700, 500, 720, 540] lies apart from every hand; add it to its hand by hand"
+    read_too = "AS: read too in seat 2, taken there for another card: check it"
+    reading = table_reading({0: ANN, 1: BOB, 2: CY, 3: DEE},
+                            warnings=[in_no_hand, "card seen twice: 9S appears 2 times far apart"],
+                            hand_warnings={0: [read_too]})
+    use_table_reader(monkeypatch, reading)
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": lang})
+    token = create_game(client, ("Ann", "Bob", "Cy", "Dee"))
+    number = new_round(client, token)
+    seat_page = post_table_photo(client, token, number).headers["Location"]
+    said = listed(client.get(seat_page).get_data(as_text=True), "table-warnings")
+    assert "9S" in said and not english_left(said), said
+    client.post(seat_page, data={"csrf_token": csrf_token(client, seat_page), "seat0": "Ann", "seat1": "Bob",
+                                 "seat2": "Cy", "seat3": ""})  # the right seat's hand: nobody, not used
+    html = client.get(f"/g/{token}/r/{number}").get_data(as_text=True)
+    said = listed(html, "table-fill-warnings")
+    assert "9S" in said and "右方" in said and not english_left(said), said
+    assert {"zh-Hant": "AS：上方座位也讀到這張牌", "zh-Hans": "AS：上方座位也读到这张牌"}[lang] in html  # Ann's note
+    assert read_too not in html
