@@ -1,8 +1,8 @@
 """Error messages in the reader's language: the web layer and `scoring` write one English line (the API returns
 it as is); a page shows it through `error_text`, which matches it against the English forms below (each a
-gettext message id, as in webapp.scoring_text) and translates it. A message of a form not listed (none of scoring's
-option checks: a test tries them all) is shown in English after a translated lead-in, so the reader still knows what
-it is."""
+gettext message id, as in webapp.scoring_text) and translates it; a card reader's warning of no form listed is said
+as the review restates it. A message of neither (none of scoring's option checks: a test tries them all) is shown in
+English after a translated lead-in, so the reader still knows what it is."""
 from __future__ import annotations
 
 import re
@@ -45,7 +45,7 @@ _SEAT = {"side": _side}
 
 
 def _seat(number: str) -> str:
-    """A seat of the table photo as vision numbers it (0 bottom, 1 left, 2 top, 3 right): "the top seat"."""
+    """A seat of the table photo as vision numbers it (0 bottom, 1 left, 2 top, 3 right): "2" -> 上方座位."""
     if not number.isdigit() or int(number) >= len(SIDES):
         return number
     return translate(N_("seat_at_side"), side=_side(SIDES[int(number)]))
