@@ -49,8 +49,9 @@ class GlyphCheck:
 
 
 # Thresholds on the chance that a card's index is no French rank (its corners' mean). Provisional: no network is
-# shipped yet (session 60: none trained here told the held-out German decks' B and D from 8 and 10 without false
-# warnings on French decks); a shipped one sets them on the French-deck sets of `vision evaluate`, so that false
+# shipped yet (sessions 60-61: none trained here told the held-out German decks' B and D from 8 and 10 without false
+# warnings on French decks, the whole classifier fine-tuned on redrawn ranks of real decks neither: docs/training.md);
+# a shipped one sets them on the French-deck sets of `vision evaluate`, so that false
 # warnings stay as rare as the face check's, and is judged on the German decks it never saw.
 CARD_DOUBT_CHANCE = 0.5  # the card is not sure
 PHOTO_ONE_CARD_CHANCE = 0.97  # one card this sure of it makes the photo's deck unknown...

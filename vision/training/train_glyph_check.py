@@ -115,21 +115,27 @@ def train_head(x: np.ndarray, unknown: np.ndarray, hidden: int, epochs: int, see
 
 
 def train_network(crops: np.ndarray, unknown: np.ndarray, val: tuple[np.ndarray, np.ndarray] | None,
-                  start: Path | None, width: int, epochs: int, seed: int, checkpoints: Path | None) -> nn.Module:
+                  start: Path | None, width: int, epochs: int, seed: int, checkpoints: Path | None,
+                  lr: float | None = None) -> nn.Module:
     """The classifier network with one logit (> 0: no French rank), every layer trained (AdamW, cosine schedule)."""
     from vision.training.classifier_model import IndexClassifier
 
     torch.manual_seed(seed)
     if start is not None:
         state = torch.load(start, map_location="cpu", weights_only=False)
-        model = IndexClassifier(width=state["width"])
-        model.load_state_dict(state["model"])
-        model.head[-1] = nn.Linear(model.head[-1].in_features, 1)
+        if "width" in state:  # the classifier's checkpoint: its 53 logits replaced by one
+            model = IndexClassifier(width=state["width"])
+            model.load_state_dict(state["model"])
+            model.head[-1] = nn.Linear(model.head[-1].in_features, 1)
+        else:  # a glyph check's own (--checkpoints): trained on
+            model = IndexClassifier(num_classes=1, width=2 * state["features.0.0.weight"].shape[0])
+            model.load_state_dict(state)
     else:
         model = IndexClassifier(num_classes=1, width=width)
     xs = torch.from_numpy(crops_to_input(list(crops)))
     ys = torch.from_numpy(unknown.astype(np.float32))
-    optimiser = torch.optim.AdamW(model.parameters(), 1e-3 if start is None else 5e-4, weight_decay=1e-4)
+    lr = lr if lr is not None else 1e-3 if start is None else 5e-4
+    optimiser = torch.optim.AdamW(model.parameters(), lr, weight_decay=1e-4)
     steps = epochs * ((len(xs) + 127) // 128)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, optimiser.param_groups[0]["lr"], total_steps=steps)
     for epoch in range(epochs):
@@ -194,10 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--network", choices=("head", "finetune", "scratch"), default="head")
-    parser.add_argument("--checkpoint", type=Path, default=Path("models/cards_cls.pt"), help="finetune's start")
+    parser.add_argument("--checkpoint", type=Path, default=Path("models/cards_cls.pt"),
+                        help="finetune's start: the classifier's checkpoint, or a glyph check's (--checkpoints)")
     parser.add_argument("--width", type=int, default=16, help="scratch network's width")
     parser.add_argument("--val", type=Path, nargs="*", default=[], help="held-out lettercrops-style files")
     parser.add_argument("--checkpoints", type=Path, default=None)
+    parser.add_argument("--lr", type=float, default=None, help="peak learning rate (1e-3 scratch, 5e-4 finetune)")
     args = parser.parse_args(argv)
     if args.network != "head":
         crops, unknown = load_letters(args.letters)
@@ -206,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             crops, unknown = np.concatenate([crops, known]), np.concatenate([unknown, np.zeros(len(known), bool)])
         val = load_letters(args.val) if args.val else None
         model = train_network(crops, unknown, val, args.checkpoint if args.network == "finetune" else None,
-                              args.width, args.epochs, args.seed, args.checkpoints)
+                              args.width, args.epochs, args.seed, args.checkpoints, args.lr)
         export_network(model, args.onnx)
         print(f"{len(crops)} crops ({int(unknown.sum())} unknown) -> {args.onnx}")
         return 0

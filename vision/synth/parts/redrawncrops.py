@@ -6,7 +6,8 @@ frame and the same erase-and-redraw, so neither deck look nor redraw artefact te
 Crops are cut by letterdecks' drawing (turned, on a table, photo effects, JPEG, box jitter). The held-out German
 decks (berlin, rheinland, lattmann) and the val decks are never used.
 
-`python -m vision.synth.parts.redrawncrops --out FILE.npz --count N [--split train|val] [--seed S] [--cache DIR]`
+`python -m vision.synth.parts.redrawncrops --out FILE.npz --count N [--split train|val] [--seed S] [--cache DIR]
+[--court-share F]`
 writes N crops (half known) as `crops`, `known`, `ranks` ('deck/code/drawn rank'), as lettercrops does."""
 from __future__ import annotations
 
@@ -17,10 +18,14 @@ import cv2
 import numpy as np
 
 from vision.synth import fonts
+from vision.synth.parts.fontcrops import CROSSED_SEVEN_SHARE, _crossbar
 from vision.synth.parts.letterdecks import WIDENED_SHARE, corner_crop, french_faces
 from vision.synth.parts.lettercrops import SEED_STREAMS, UNKNOWN_RANKS
 
 FRENCH_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+# the court letters of real decks that are not French (German B D, Dutch V H, Spanish S C R, tarot F P D): drawn for
+# `court_share` of the unknown crops, the other letters of UNKNOWN_RANKS for the rest
+COURT_LETTERS = ("B", "D", "U", "V", "H", "S", "C", "R", "F", "P")
 INK_DARKNESS = 60  # a pixel is ink where it is this much darker (its darkest channel) than the paper
 Box = tuple[float, float, float, float]
 
@@ -90,6 +95,8 @@ def redrawn(rng: np.random.Generator, face: np.ndarray, box: Box, text: str, spl
     width = (gx1 - gx0) * scale
     left = (rx1 + rx2) / 2 - width / 2
     glyphs = [[(p - [gx0, gy0]) * scale + [left, ry1] for p in g] for g in glyphs]
+    if text == "7" and rng.random() < CROSSED_SEVEN_SHARE:  # as fontcrops: continental decks cross the 7's stem
+        glyphs.append([_crossbar(rng, [p - [left, ry1] for p in glyphs[0]], height, width) + [left, ry1]])
     bgr = np.ascontiguousarray(out[..., :3])
     weight = height * rng.uniform(0.02, 0.06) if rng.random() < 0.4 else 0.0
     for g in glyphs:
@@ -102,10 +109,10 @@ def redrawn(rng: np.random.Generator, face: np.ndarray, box: Box, text: str, spl
     return out, new_box, new_rank, tuple(map(float, suit_box))
 
 
-def redrawn_crops(count: int, split: str, seed: int, cache: Path, untouched_share: float = 0.2
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def redrawn_crops(count: int, split: str, seed: int, cache: Path, untouched_share: float = 0.2,
+                  court_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`count` crops, known and unknown in turn: (crops, known, ranks as 'deck/code/drawn'); of the known ones,
-    `untouched_share` are the deck's own index (not redrawn)."""
+    `untouched_share` are the deck's own index (not redrawn); of the unknown ones, `court_share` get COURT_LETTERS."""
     rng = np.random.default_rng([seed, SEED_STREAMS[split], 23])
     faces = list(french_faces(cache, 20, rng).items())
     if not faces:
@@ -117,8 +124,9 @@ def redrawn_crops(count: int, split: str, seed: int, cache: Path, untouched_shar
         if is_known and rng.random() < untouched_share:
             drawn, text = (face, box), ""
         else:
-            text = (FRENCH_RANKS if is_known else UNKNOWN_RANKS)[int(rng.integers(len(FRENCH_RANKS if is_known
-                                                                                          else UNKNOWN_RANKS)))]
+            choices = FRENCH_RANKS if is_known else (COURT_LETTERS if court_share > 0 and rng.random() < court_share
+                                                                     else UNKNOWN_RANKS)
+            text = choices[int(rng.integers(len(choices)))]
             made = redrawn(rng, face, box, text, split)
             if made is None:
                 continue
@@ -139,8 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=tuple(SEED_STREAMS), default="train")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"))
+    parser.add_argument("--court-share", type=float, default=0.0, help="share of unknown crops with court letters")
     args = parser.parse_args(argv)
-    crops, known, names = redrawn_crops(args.count, args.split, args.seed, args.cache)
+    crops, known, names = redrawn_crops(args.count, args.split, args.seed, args.cache, court_share=args.court_share)
     np.savez_compressed(args.out, crops=crops, known=known, ranks=names)
     print(f"{len(crops)} crops ({int(known.sum())} known) -> {args.out}")
     return 0
