@@ -50,7 +50,7 @@ class GlyphCheck:
 
 # Thresholds on the chance that a card's index is no French rank (its corners' mean). Provisional: no network is
 # shipped yet (sessions 60-61: none trained here told the held-out German decks' B and D from 8 and 10 without false
-# warnings on French decks, the whole classifier fine-tuned on redrawn ranks of real decks neither: docs/training.md);
+# warnings on French decks, the whole classifier fine-tuned on redrawn ranks of real decks neither: docs/reader.md);
 # a shipped one sets them on the French-deck sets of `vision evaluate`, so that false
 # warnings stay as rare as the face check's, and is judged on the German decks it never saw.
 CARD_DOUBT_CHANCE = 0.5  # the card is not sure
