@@ -133,7 +133,7 @@ def test_a_hand_filled_from_a_table_photo_names_its_source_in_words(client, monk
     token, round_url = api_game(client)
     assert send_photo(client, round_url, seats={"0": "Ann", "1": "Bob", "2": "Cy", "3": "Dee"}).status_code == 201
     page_url = round_url.replace("/api/games/", "/g/").replace("/rounds/", "/r/")
-    for lang, words in (("en", "table photo"), ("zh-Hant", "整桌相片"), ("zh-Hans", "整桌照片")):
+    for lang, words in (("en", "table photo"), ("zh-Hant", "整桌照片"), ("zh-Hans", "整桌照片")):
         client.post("/lang", data={"csrf_token": csrf_token(client), "lang": lang})
         page = client.get(page_url).get_data(as_text=True)
         assert "src_" not in page and words in page, lang
