@@ -115,6 +115,18 @@ def test_a_hand_at_a_seat_nobody_sits_at_is_reported_not_dropped_silently(client
     assert [h["state"] for h in round_json(client, token, number)["hands"]] == ["cards"] * 3
 
 
+def test_a_photo_showing_fewer_hands_than_players_says_so_on_the_seats_page(client, monkeypatch):
+    token, number, response, _fake = first_table_round(client, monkeypatch, table_reading({0: ANN, 1: BOB, 3: DEE}))
+    seat_page = response.headers["Location"]
+    html = client.get(seat_page).get_data(as_text=True)
+    assert "The photo shows 3 hands for 4 players: a hand it missed stays as it is" in html
+    client.post("/lang", data={"csrf_token": csrf_token(client), "lang": "zh-Hant"})
+    assert "照片中只找到 3 家的牌，但有 4 位玩家" in client.get(seat_page).get_data(as_text=True)
+    # every player's hand found: nothing said
+    token, number, response, _fake = first_table_round(client, monkeypatch)
+    assert 'id="hands-missing"' not in client.get(response.headers["Location"]).get_data(as_text=True)
+
+
 def test_the_photos_warnings_and_a_hand_of_twelve_show_on_the_round_page(client, monkeypatch):
     short_dee = DEE.rsplit(" ", 1)[0]  # Dee's back row read with 4 cards
     between = "card between two hands: 9S lies between the top and right hands; not given to either"
