@@ -103,15 +103,25 @@ def train_head(x: np.ndarray, unknown: np.ndarray, hidden: int, epochs: int, see
     optimiser = torch.optim.AdamW(head.parameters(), 1e-3, weight_decay=1e-3)
     xs, ys = torch.from_numpy(x.astype(np.float32)), torch.from_numpy(unknown.astype(np.float32))
     for _ in range(epochs):
-        head.train()
-        order = torch.randperm(len(xs))
-        for i in range(0, len(order), 256):
-            ids = order[i:i + 256]
-            loss = nn.functional.binary_cross_entropy_with_logits(head(xs[ids]).squeeze(1), ys[ids])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
+        one_epoch(head, xs, ys, optimiser, 256)
     return head.eval()
+
+
+def one_epoch(model: nn.Module, xs: torch.Tensor, ys: torch.Tensor, optimiser: torch.optim.Optimizer, batch: int,
+              schedule: torch.optim.lr_scheduler.LRScheduler | None = None) -> float:
+    """One pass over (xs, ys) in random batches with the binary loss (one logit, > 0 = no French rank); the mean loss."""
+    model.train()
+    order, total = torch.randperm(len(xs)), 0.0
+    for i in range(0, len(order), batch):
+        ids = order[i:i + batch]
+        loss = nn.functional.binary_cross_entropy_with_logits(model(xs[ids]).squeeze(1), ys[ids])
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        if schedule is not None:
+            schedule.step()
+        total += float(loss.detach()) * len(ids)
+    return total / len(xs)
 
 
 def train_network(crops: np.ndarray, unknown: np.ndarray, val: tuple[np.ndarray, np.ndarray] | None,
@@ -139,17 +149,7 @@ def train_network(crops: np.ndarray, unknown: np.ndarray, val: tuple[np.ndarray,
     steps = epochs * ((len(xs) + 127) // 128)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, optimiser.param_groups[0]["lr"], total_steps=steps)
     for epoch in range(epochs):
-        model.train()
-        order, total = torch.randperm(len(xs)), 0.0
-        for i in range(0, len(order), 128):
-            ids = order[i:i + 128]
-            loss = nn.functional.binary_cross_entropy_with_logits(model(xs[ids]).squeeze(1), ys[ids])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach()) * len(ids)
-        line = f"epoch {epoch + 1}: loss {total / len(xs):.4f}"
+        line = f"epoch {epoch + 1}: loss {one_epoch(model, xs, ys, optimiser, 128, schedule):.4f}"
         if val is not None:
             chances = network_chances(model, val[0])
             line += (f", val known flagged {np.mean(chances[~val[1]] >= 0.5):.3f}, unknown flagged "

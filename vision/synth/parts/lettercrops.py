@@ -49,17 +49,30 @@ def letter_crops(count: int, split: str, seed: int) -> tuple[np.ndarray, np.ndar
     return np.stack(crops), np.array(known), np.array(ranks)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.synth.parts.lettercrops", description=__doc__)
+def crops_parser(module: str, doc: str | None, count: int, *, split: bool = True,
+                 cache: bool = False) -> argparse.ArgumentParser:
+    """The command line the glyph-check crop generators share: --out FILE.npz, --count, --seed (and --split, --cache)."""
+    parser = argparse.ArgumentParser(prog=f"python -m {module}", description=doc)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--count", type=int, default=20000)
-    parser.add_argument("--split", choices=tuple(SEED_STREAMS), default="train")
+    parser.add_argument("--count", type=int, default=count)
+    if split:
+        parser.add_argument("--split", choices=tuple(SEED_STREAMS), default="train")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    crops, known, ranks = letter_crops(args.count, args.split, args.seed)
-    np.savez_compressed(args.out, crops=crops, known=known, ranks=ranks)
-    print(f"{len(crops)} crops ({int(known.sum())} known) -> {args.out}")
+    if cache:
+        parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"))
+    return parser
+
+
+def save_crops(out: Path, crops: np.ndarray, known: np.ndarray, ranks: np.ndarray) -> int:
+    """Writes a generator's crops as the trainer reads them (`crops`, `known`, `ranks`) and says so; exit status 0."""
+    np.savez_compressed(out, crops=crops, known=known, ranks=ranks)
+    print(f"{len(crops)} crops ({int(known.sum())} known) -> {out}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = crops_parser("vision.synth.parts.lettercrops", __doc__, 20000).parse_args(argv)
+    return save_crops(args.out, *letter_crops(args.count, args.split, args.seed))
 
 
 if __name__ == "__main__":

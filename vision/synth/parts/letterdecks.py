@@ -9,9 +9,7 @@ are never used: they are its held-out test.
 known) as `crops`, `known`, `ranks` (the deck and code), as vision.synth.parts.lettercrops does."""
 from __future__ import annotations
 
-import argparse
 import json
-import math
 from pathlib import Path
 
 import cv2
@@ -22,6 +20,7 @@ from vision.synth import scene, textures
 from vision.synth.bank import INDEX_BOXES_FILE
 from vision.synth.decks import CARD_HEIGHT, DECKS, DECKS_BY_NAME, DEFAULT_VAL, _render_element, _trim_alpha
 from vision.synth.parts.draws import jitter, log_uniform
+from vision.synth.parts.lettercrops import crops_parser, save_crops
 
 # deck -> the ranks whose index is no French letter (slavic_costumes' king prints К, a king's letter: left out)
 OTHER_LETTER_DECKS = {"tarocco": "JQK", "ancient_french": "AJQK", "slavic_costumes": "JQA"}
@@ -117,16 +116,8 @@ def letter_deck_crops(count: int, seed: int, cache: Path) -> tuple[np.ndarray, n
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.synth.parts.letterdecks", description=__doc__)
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--count", type=int, default=8000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"))
-    args = parser.parse_args(argv)
-    crops, known, names = letter_deck_crops(args.count, args.seed, args.cache)
-    np.savez_compressed(args.out, crops=crops, known=known, ranks=names)
-    print(f"{len(crops)} crops ({int(known.sum())} known) -> {args.out}")
-    return 0
+    args = crops_parser("vision.synth.parts.letterdecks", __doc__, 8000, split=False, cache=True).parse_args(argv)
+    return save_crops(args.out, *letter_deck_crops(args.count, args.seed, args.cache))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ decks (berlin, rheinland, lattmann) and the val decks are never used.
 writes N crops (half known) as `crops`, `known`, `ranks` ('deck/code/drawn rank'), as lettercrops does."""
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import cv2
@@ -20,7 +19,7 @@ import numpy as np
 from vision.synth import fonts
 from vision.synth.parts.fontcrops import CROSSED_SEVEN_SHARE, _crossbar
 from vision.synth.parts.letterdecks import WIDENED_SHARE, corner_crop, french_faces
-from vision.synth.parts.lettercrops import SEED_STREAMS, UNKNOWN_RANKS
+from vision.synth.parts.lettercrops import SEED_STREAMS, UNKNOWN_RANKS, crops_parser, save_crops
 
 FRENCH_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 # the court letters of real decks that are not French (German B D, Dutch V H, Spanish S C R, tarot F P D): drawn for
@@ -141,18 +140,11 @@ def redrawn_crops(count: int, split: str, seed: int, cache: Path, untouched_shar
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.synth.parts.redrawncrops", description=__doc__)
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--count", type=int, default=20000)
-    parser.add_argument("--split", choices=tuple(SEED_STREAMS), default="train")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--cache", type=Path, default=Path("/work/data/deck-cache"))
+    parser = crops_parser("vision.synth.parts.redrawncrops", __doc__, 20000, cache=True)
     parser.add_argument("--court-share", type=float, default=0.0, help="share of unknown crops with court letters")
     args = parser.parse_args(argv)
-    crops, known, names = redrawn_crops(args.count, args.split, args.seed, args.cache, court_share=args.court_share)
-    np.savez_compressed(args.out, crops=crops, known=known, ranks=names)
-    print(f"{len(crops)} crops ({int(known.sum())} known) -> {args.out}")
-    return 0
+    return save_crops(args.out, *redrawn_crops(args.count, args.split, args.seed, args.cache,
+                                               court_share=args.court_share))
 
 
 if __name__ == "__main__":
