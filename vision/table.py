@@ -91,10 +91,8 @@ def table_read(reader, data: bytes, *, loose: bool = False) -> dict:
 
 def one_deck(table: dict) -> dict:
     """The table with each code read twice (one deck holds each card once) read once: the copy likelier wrong
-    (`renaming_odds`) is named the
-    code no card was read as where the table was read as a whole deck but for it (52 cards, one code not read), else
-    its likeliest alternative no card holds (if any; on rendered tables the neoclassical deck's 7s read as 2s, a
-    blurred JS as JC), unsure and warned; the rest as it was (vision.table's repeats_warned warns of those left)."""
+    (`renaming_odds`) is named its `replacement` (on rendered tables the neoclassical deck's 7s read as 2s, a blurred
+    JS as JC), unsure and warned; the rest as it was (vision.table's repeats_warned warns of those left)."""
     codes = [card["code"] for hand in table["hands"] for card in hand["cards"]] + [
         card["code"] for card in table["unassigned"]]
     for code in sorted({code for code in codes if codes.count(code) == 2}):
@@ -119,8 +117,12 @@ def renaming_odds(table: dict, card: dict) -> tuple[float, bool, float]:
     it would be renamed to (`replacement`), then not sure, then less confident (rendered tables: a blurred JS read
     JC at 0.994, the other JC at 0.983; JS was 0.026 of the first's, 0.007 of the second's)."""
     new = replacement(table, card)
-    chance = next((a["confidence"] for a in card["alternatives"] if a["code"] == new[0]), 0.0) if new else 0.0
-    return chance, not card["sure"], -card["confidence"]
+    return (alternative_chance(card, new[0]) if new else 0.0), not card["sure"], -card["confidence"]
+
+
+def alternative_chance(card: dict, code: str) -> float:
+    """The chance the classifier gave `code` among the card's alternatives (0 where it is not listed)."""
+    return next((a["confidence"] for a in card["alternatives"] if a["code"] == code), 0.0)
 
 
 def replacement(table: dict, card: dict) -> tuple[str, str] | None:
@@ -145,8 +147,7 @@ def renamed(table: dict, k: int, i: int, holder: int) -> dict:
     if found is None:
         return table
     new, why = found
-    chance = next((a["confidence"] for a in old["alternatives"] if a["code"] == new), 0.0)
-    card = dict(old, code=new, confidence=chance, sure=False,
+    card = dict(old, code=new, confidence=alternative_chance(old, new), sure=False,
                 alternatives=[{"code": old["code"], "confidence": old["confidence"]}])
     rows = hand["rows"]
     if rows is not None and old.get("row") in rows:  # the card's place in its row: as many of the row before it
